@@ -209,7 +209,7 @@ class Event:
         from django.utils import timezone
 
         from seating.models import Seat
-        from tournaments.clock import services as clockctl
+        from tournaments.clock import services as clock_services
         from tournaments.eventlog.services import Actor
         from tournaments.models import DisplayScreen, Entry, Person, Tournament
         from tournaments.setup import lifecycle
@@ -244,7 +244,7 @@ class Event:
             [Entry(tournament=t, person=p, number=i, status=Entry.ACTIVE, chips=t.starting_stack) for i, p in enumerate(people, 1)], batch_size=2000
         )
         lifecycle.start(t, actor=self.actor)
-        clockctl.start_clock(t, actor=self.actor)
+        clock_services.start_clock(t, actor=self.actor)
         self.alive = list(Seat.objects.filter(tournament=t).values_list("entry_id", flat=True))
         self.sale_people = iter(
             Person.objects.bulk_create(
@@ -343,16 +343,16 @@ class Event:
             if status >= 300:
                 raise RuntimeError(f"clock {op} refused: {status} {data}")
             return self._last_seq()
-        from tournaments.clock import services as clockctl
+        from tournaments.clock import services as clock_services
 
         t, a = self.t, self.actor
         steps = [
-            lambda: clockctl.pause(t, actor=a, reason="bench"),
-            lambda: clockctl.resume(t, actor=a, reason="bench"),
-            lambda: clockctl.add_time(t, 60, actor=a, reason="bench"),
-            lambda: clockctl.jump_to(t, 1, actor=a, reason="bench"),
-            lambda: clockctl.set_time_left(t, 1100, actor=a, reason="bench"),
-            lambda: clockctl.jump_to(t, 0, actor=a, reason="bench"),
+            lambda: clock_services.pause(t, actor=a, reason="bench"),
+            lambda: clock_services.resume(t, actor=a, reason="bench"),
+            lambda: clock_services.add_time(t, 60, actor=a, reason="bench"),
+            lambda: clock_services.jump_to(t, 1, actor=a, reason="bench"),
+            lambda: clock_services.set_time_left(t, 1100, actor=a, reason="bench"),
+            lambda: clock_services.jump_to(t, 0, actor=a, reason="bench"),
         ]
         steps[n % len(steps)]()
         return self._last_seq()

@@ -502,7 +502,7 @@ def build_festival(plan: Plan, *, log=print) -> World:
     from seating.models import DealerShift, RoomTable, Seat, Table
     from seating.services import cardrooms, dealers
     from tournaments.cashier import services as cashier
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.clock.selectors import structure_items
     from tournaments.eventlog.services import Actor
     from tournaments.formats.services import multiday, sitandgo
@@ -590,13 +590,13 @@ def build_festival(plan: Plan, *, log=print) -> World:
         tick = time.monotonic()
         _bulk_field(t, n, stamp, "P")
         lifecycle.start(t, actor=actor)
-        clockctl.start_clock(t, actor=actor)
+        clock_services.start_clock(t, actor=actor)
         if kind == "REBUY":  # the add-on is sold in the break after a level: the clock is put in that break, for the day
             items = structure_items(t)
             brk = next(i for i, it in enumerate(items) if i and type(it).__name__ != "Level")
             t.addon_after_level = sum(1 for it in items[:brk] if type(it).__name__ == "Level")
             t.save(update_fields=["addon_after_level"])
-            clockctl.jump_to(t, brk, actor=actor, reason="festival: the add-on break", seconds_left=6 * 3600)
+            clock_services.jump_to(t, brk, actor=actor, reason="festival: the add-on break", seconds_left=6 * 3600)
         ev = Event(t.pk, kind, t.name, pko=HouseRules.of(t).bounty == "PKO")
         ev.alive = list(Entry.objects.filter(tournament=t, status=Entry.ACTIVE).values_list("id", "person_id"))
         if ev.pko:

@@ -7,15 +7,15 @@ The peer is django-import-export (with tablib under it), the library that Django
 spreadsheet imports: a Python with this repository's requirements and ``django-import-export``
 installed, of your making (it is not among the product's requirements). Both import into the
 product's own ``Person`` table of a fresh temporary SQLite database, in this one process, with no
-HTTP in front (``benchmarks/imports.py`` measures the product as deployed):
+HTTP in front (``benchmarks/import_services.py`` measures the product as deployed):
 
 - the peer: a ``ModelResource`` of the same columns (dates as dd/mm/yyyy, a person known by the
   document), ``import_data(dry_run=True)`` for its preview, then ``import_data()`` in a transaction,
   its defaults otherwise;
-- the product: ``imports.rules.preview`` then ``imports.services.run_import`` (which also matches each
+- the product: ``import_services.rules.preview`` then ``import_services.services.run_import`` (which also matches each
   row against the stored people by document, phone, e-mail, name and birth date, and logs).
 
-Each gets its own 10,000 people of ``imports.py``'s shape, first as a semicolon CSV, then as an XLSX
+Each gets its own 10,000 people of ``import_services.py``'s shape, first as a semicolon CSV, then as an XLSX
 workbook; printed: CPU seconds (wall) of the preview, of the import, and both together.
 """
 
@@ -67,8 +67,8 @@ def main():
     from django.contrib.auth.models import User
 
     from tournaments.eventlog.services import Actor
-    from tournaments.imports import rules as importing
-    from tournaments.imports import services as imports
+    from tournaments.imports import rules as import_rules
+    from tournaments.imports import services as import_services
     from tournaments.models import Person
 
     class PersonResource(resources.ModelResource):
@@ -115,8 +115,8 @@ def main():
         print(f"  {fmt:<4} django-import-export: preview {p_cpu:.2f} ({p_wall:.2f}), import {i_cpu:.2f} ({i_wall:.2f}), together {peer:.2f}")
 
         ours_raw = shape.italian_csv(people[k + 2]) if fmt == "csv" else workbook(shape.HEADER, people[k + 2])
-        _, p_cpu, p_wall = measured(lambda: importing.preview("people", ours_raw, "soci." + fmt))
-        result, i_cpu, i_wall = measured(lambda: imports.run_import("people", ours_raw, "soci." + fmt, actor=actor))
+        _, p_cpu, p_wall = measured(lambda: import_rules.preview("people", ours_raw, "soci." + fmt))
+        result, i_cpu, i_wall = measured(lambda: import_services.run_import("people", ours_raw, "soci." + fmt, actor=actor))
         assert result.counts()["created"] == n, result.counts()
         ours = p_cpu + i_cpu
         print(

@@ -794,11 +794,11 @@ def layout_file(png: bytes) -> dict:
     """An exported layout (``services.layouts.export_layout``'s format) whose one logo is ``png``."""
     import base64
 
-    from tournaments.screens import services as layout_service
+    from tournaments.screens import services as screen_services
 
     return {
-        "format": layout_service.FORMAT,
-        "version": layout_service.VERSION,
+        "format": screen_services.FORMAT,
+        "version": screen_services.VERSION,
         "name": "Probe thin",
         "portrait": False,
         "design": {"theme": {}, "blocks": [{"kind": "logo", "x": 0, "y": 0, "w": 4, "h": 4, "image": 1}]},

@@ -2,16 +2,16 @@
 worker with beat, the notices' worker, Redis) sending Web Push to a push service of the
 benchmark's own on loopback (at nice 19: a push service is elsewhere in the room's deployment).
 
-    python benchmarks/push.py                            # PostgreSQL database tdm_bench_push on 127.0.0.1 (created anew)
-    python benchmarks/push.py --database sqlite          # the embedded SQLite default
-    python benchmarks/push.py --players 300 --phones 1000   # a quick run
+    python benchmarks/notice_services.py                            # PostgreSQL database tdm_bench_push on 127.0.0.1 (created anew)
+    python benchmarks/notice_services.py --database sqlite          # the embedded SQLite default
+    python benchmarks/notice_services.py --players 300 --phones 1000   # a quick run
 
 Setup (not timed, through the models and services in this process): an event of ``--players``
 (1,000) playing at 9-max, its seats drawn, and an event of ``--phones`` (5,000) registered and
 starting in two hours; every player of both has a phone subscribed to every kind (its own
 endpoint on the push service; one key pair for all: the push service does not read them, and
 the server encrypts each message with them all the same), and what the pages show now is what
-they have been told (``push.tell_players`` once, as a subscription does).
+they have been told (``notice_services.tell_players`` once, as a subscription does).
 
 Then, with the server up and its worker answering (a warm-up announcement reaches its phone):
 
@@ -115,8 +115,8 @@ def subscribe_all(t, service, keys):
     """A phone per player of ``t``, every kind, Italian and English by turns; then what the
     pages show now is marked as told (what a subscription does, once for the field)."""
     from tournaments.models import PushSubscription
-    from tournaments.notices import rules as notices
-    from tournaments.notices import services as push
+    from tournaments.notices import rules as notice_rules
+    from tournaments.notices import services as notice_services
 
     rows = list(t.entries.order_by("number").values_list("pk", "person_id"))
     PushSubscription.objects.bulk_create(
@@ -125,12 +125,12 @@ def subscribe_all(t, service, keys):
             endpoint=f"{service.origin}/ok/{t.pk}/{pk}",
             p256dh=keys["p256dh"],
             auth=keys["auth"],
-            kinds=list(notices.KINDS),
+            kinds=list(notice_rules.KINDS),
             language="it" if i % 2 == 0 else "en",
         )
         for i, (pk, person) in enumerate(rows)
     )
-    push.tell_players(t.pk)
+    notice_services.tell_players(t.pk)
     return {pk: f"/ok/{t.pk}/{pk}" for pk, _person in rows}
 
 
@@ -266,8 +266,8 @@ def main():
     from seating.models import PendingMove
     from tournaments.eventlog.services import Actor
     from tournaments.models import PushSubscription, Tournament
-    from tournaments.notices import rules as notices
-    from tournaments.notices import services as push
+    from tournaments.notices import rules as notice_rules
+    from tournaments.notices import services as notice_services
     from tournaments.setup import lifecycle
     from tournaments.structures.services import ensure_builtin_structures
 
@@ -285,7 +285,7 @@ def main():
     desk_event = new_event("Desk Tuesday", 0, timedelta(days=1), structure)  # the desk sells its seats
     desk_people = desk_people_for(int(args.desk_rate * (args.quiet + 400)))
     cashier, cashier_token = make_user("bench-cashier", "cashier")
-    push.installation_keys()
+    notice_services.installation_keys()
     big_paths = subscribe_all(big, service, keys)
     soon_paths = subscribe_all(soon, service, keys)
     warm_paths = subscribe_all(warm, service, keys)
@@ -392,7 +392,9 @@ def main():
         healthy = announce_thrice("healthy")
         PushSubscription.objects.filter(person_id=first_entry[1]).delete()
         PushSubscription.objects.bulk_create(
-            PushSubscription(person_id=first_entry[1], endpoint=f"{dead.origin}/dead/{i}", p256dh=keys["p256dh"], auth=keys["auth"], kinds=list(notices.KINDS))
+            PushSubscription(
+                person_id=first_entry[1], endpoint=f"{dead.origin}/dead/{i}", p256dh=keys["p256dh"], auth=keys["auth"], kinds=list(notice_rules.KINDS)
+            )
             for i in range(5)
         )
         connection.close()

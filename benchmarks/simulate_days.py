@@ -29,13 +29,13 @@ def close_the_room(seed: int, day: int) -> None:
     """The room closes at night: the clocks of the day's events still playing are stopped (a day
     later the beat would otherwise roll a day of levels over them at the next day's first sweep)."""
     from tests.simulation.world import World
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.models import Clock, Tournament
 
     director = World(seed=seed, day=day).director
     running = Clock.objects.filter(tournament__status=Tournament.RUNNING).exclude(status=Clock.FINISHED)
     for tid in running.values_list("tournament_id", flat=True):
-        clockctl.finish_clock(Tournament.objects.get(pk=tid), actor=director, reason="the room closes for the night")
+        clock_services.finish_clock(Tournament.objects.get(pk=tid), actor=director, reason="the room closes for the night")
 
 
 def main() -> int:

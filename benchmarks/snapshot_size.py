@@ -60,7 +60,7 @@ def make_field(n: int):
     from django.db.models import Max
     from django.utils import timezone
 
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.eventlog.services import Actor
     from tournaments.models import Entry, LedgerRow, Person, Tournament
     from tournaments.setup import lifecycle
@@ -105,7 +105,7 @@ def make_field(n: int):
         batch_size=2000,
     )
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     return t
 
 
@@ -142,7 +142,7 @@ def main():
 
     import payouts.selectors
     import seating.selectors
-    from tournaments.live import seats as live_seats
+    from tournaments.live import seats
     from tournaments.live.snapshot import build_snapshot
 
     old_snapshot = load_old(args.baseline_rev, "tournaments/snapshot.py", "tournaments._baseline_snapshot")
@@ -167,8 +167,8 @@ def main():
         rows = [
             ("baseline snapshot (every seat)", lambda: baseline(t)),
             ("snapshot now", lambda: build_snapshot(t.pk)),
-            ("seats page 1, first of a version", lambda: (seating.selectors.forget_seat_lists(), live_seats.seat_page(t.pk, 1))[1]),
-            ("seats page 2, version built", lambda: live_seats.seat_page(t.pk, 2)),
+            ("seats page 1, first of a version", lambda: (seating.selectors.forget_seat_lists(), seats.seat_page(t.pk, 1))[1]),
+            ("seats page 2, version built", lambda: seats.seat_page(t.pk, 2)),
         ]
         for (label, _fn), (wall, cpu, queries, size) in zip(rows, measure(rows, args.repeat)):
             print(f"{n:>8}  {label:<34} {wall:8.1f} {cpu:8.1f} {queries:8d} {size / 1024:8.1f}")

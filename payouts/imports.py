@@ -26,7 +26,7 @@ from django.utils.translation import gettext_noop
 
 from tdmanager import sheets
 from tdmanager.errors import ValidationFailed
-from tournaments.imports import rules as importing
+from tournaments.imports import rules as import_rules
 from tournaments.imports.rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 
 from .models import PayoutTemplate
@@ -38,7 +38,7 @@ _PLACES = re.compile(r"(\d{1,4})\s*(?:°|º|st|nd|rd|th|\.)?\s*(?:-|–|—|/|a|
 MAX_PLACES = 1000
 
 
-class PayoutsImporter(importing.Importer):
+class PayoutsImporter(import_rules.Importer):
     kind = "payouts"
     title = gettext_noop("Payout table")
     columns = (
@@ -78,13 +78,13 @@ class PayoutsImporter(importing.Importer):
             if found is None:
                 raise Refused(_("No payout template is called “%(name)s”.") % {"name": chosen[:120]})
             out["template"], out["name"] = found.pk, found.name
-        name = importing.option_name(options, _("A template's name has 120 characters at most."))
+        name = import_rules.option_name(options, _("A template's name has 120 characters at most."))
         if name:
             out["name"] = name
         return out
 
     def file_options(self, options, filename):
-        return importing.name_from_file(options, filename, _("Give the payout template a name."))
+        return import_rules.name_from_file(options, filename, _("Give the payout template a name."))
 
     def label(self, field_name):
         return {"places": _("Places paid"), "bands": _("Bands")}.get(field_name) or super().label(field_name)
@@ -93,8 +93,8 @@ class PayoutsImporter(importing.Importer):
 
     def parse(self, cells: dict, options: dict) -> dict:
         values = {
-            "from": importing.cell_int(cells.get("entries_from"), self.label("entries_from"), minimum=1, required=False),
-            "to": importing.cell_int(cells.get("entries_to"), self.label("entries_to"), minimum=1, required=False),
+            "from": import_rules.cell_int(cells.get("entries_from"), self.label("entries_from"), minimum=1, required=False),
+            "to": import_rules.cell_int(cells.get("entries_to"), self.label("entries_to"), minimum=1, required=False),
         }
         values["places"] = self._places(cells.get("place"))
         values["percent"], values["number_cell"] = self._percent(cells.get("percent"))
@@ -103,15 +103,15 @@ class PayoutsImporter(importing.Importer):
     def _places(self, value) -> list[int]:
         label = self.label("place")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return [importing.cell_int(value, label, minimum=1)]
-        t = importing.cell_text(value)
+            return [import_rules.cell_int(value, label, minimum=1)]
+        t = import_rules.cell_text(value)
         if m := _PLACES.fullmatch(t):
             first, last = int(m[1]), int(m[2])
             if not 1 <= first <= last or last - first >= MAX_PLACES:
                 raise Refused(_("Place: “%(value)s” is not a range of places (10-12).") % {"value": t[:40]})
             return list(range(first, last + 1))
         if m := _PLACE.fullmatch(t):
-            return [importing.cell_int(m[1], label, minimum=1)]
+            return [import_rules.cell_int(m[1], label, minimum=1)]
         if not t:
             raise Refused(_("%(field)s is missing.") % {"field": label})
         raise Refused(_("Place: “%(value)s” is neither a place nor a range of places (10-12).") % {"value": t[:40]})
@@ -307,4 +307,4 @@ def _percent_text(value) -> str:
     return "" if value is None else format(_plain(Decimal(value)), "f")
 
 
-PAYOUTS = importing.register(PayoutsImporter())
+PAYOUTS = import_rules.register(PayoutsImporter())

@@ -16,7 +16,7 @@ from tdmanager.errors import DomainError
 from tdmanager.formatting import money
 from tdmanager.money import ZERO
 from tournaments.cashier.services import cash_limit
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Tournament
@@ -177,7 +177,7 @@ def tournament_payouts(request, pk):
         "targets": Tournament.objects.exclude(pk=t.pk).exclude(status__in=[Tournament.FINISHED, Tournament.CANCELLED]),
         "recon": reports.reconciliation_data(t),
         "forfeits": forfeits,
-        "late_reg_closed": t.status == Tournament.RUNNING and not clockview.late_registration_open(t),
+        "late_reg_closed": t.status == Tournament.RUNNING and not clock_selectors.late_registration_open(t),
         "house": HouseRules.of(t),  # C13, C14: the satellite form starts from the house's choices
         "bounty": sel.bounty_overview(t) if HouseRules.of(t).bounty != "NONE" else None,
         "cancelled": sel.is_cancelled(t),  # it will not play: no action on its payouts is offered

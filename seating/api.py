@@ -25,7 +25,7 @@ from tdmanager.fields import MAX_ID, AmountField, TextField, WholeNumberField
 from tdmanager.idempotency import idempotent
 from tdmanager.roles import HasRole
 from tdmanager.schema import OBJECT_LIST
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, Tournament
 
@@ -635,7 +635,7 @@ class TableActionView(SeatingAPIView):
                 out = services.hand_completed(t, number, actor=actor)
             else:
                 data = outcome_data(t, None)
-                data["hand_for_hand"] = clockctl.set_h4h_table_state(t, number, state, actor=actor)
+                data["hand_for_hand"] = clock_services.set_h4h_table_state(t, number, state, actor=actor)
                 data["table"] = selectors.table_shown(t, number)
                 return Response(data)
         elif op == "misdeal":

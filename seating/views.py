@@ -21,7 +21,7 @@ from tdmanager.public import address_key
 from tdmanager.roles import DIRECTOR, has_role
 from tdmanager.security import client_ip
 from tournaments.cashier.services import registration
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.live.snapshot import clock_snapshot
@@ -143,7 +143,7 @@ def _perform(t, request, done: dict) -> str:
         services.hand_completed(t, table, actor=actor)
         return _("Table %(n)s: hand completed.") % {"n": table}
     if op in ("h4h_hold", "h4h_in_hand"):  # CLK-06: the table's state in the hand-for-hand hand
-        clockctl.set_h4h_table_state(t, table, "ALL_IN_HOLD" if op == "h4h_hold" else "IN_HAND", actor=actor)
+        clock_services.set_h4h_table_state(t, table, "ALL_IN_HOLD" if op == "h4h_hold" else "IN_HAND", actor=actor)
         return (_("Table %(n)s: all-in, cards held face down.") if op == "h4h_hold" else _("Table %(n)s: back in the hand.")) % {"n": table}
     if op == "misdeal":
         services.misdeal(t, table, actor=actor, reason=reason)

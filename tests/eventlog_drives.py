@@ -22,9 +22,9 @@ from seating.services import cardrooms, dealers
 from tournaments.cashier import ledger
 from tournaments.cashier import services as cashier
 from tournaments.cashier.services import registration
-from tournaments.clock import rules as clock_engine
-from tournaments.clock import selectors as clockview
-from tournaments.clock import services as clockctl
+from tournaments.clock import rules as clock_rules
+from tournaments.clock import selectors as clock_selectors
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor
 from tournaments.floor import chipsets
@@ -32,13 +32,13 @@ from tournaments.floor import services as floor
 from tournaments.floor.selectors import chips_in_play
 from tournaments.formats.models import Match, TimedEvent
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
-from tournaments.imports import services as imports
+from tournaments.imports import services as import_services
 from tournaments.models import BrowserSession, DisplayScreen, Entry, LedgerRow, Person, Sequence, Tournament
-from tournaments.notices import services as push
+from tournaments.notices import services as notice_services
 from tournaments.oversight import services as oversight
 from tournaments.people import privacy
 from tournaments.people import services as people
-from tournaments.screens import services as screens
+from tournaments.screens import services as screen_services
 from tournaments.setup import changes, lifecycle, streaming
 from tournaments.setup import services as setup
 from tournaments.staff import logins
@@ -87,7 +87,7 @@ class World:
         t = self.tournament(name, **kw)
         entries = self.field_of(t, [(f"Player{i}", name.split()[0]) for i in range(1, players + 1)])
         lifecycle.start(t, actor=self.director, override_minimum=True, prestart_report_sent=True)
-        clockctl.start_clock(t, actor=self.director)
+        clock_services.start_clock(t, actor=self.director)
         return t, entries
 
 
@@ -128,31 +128,31 @@ def drive_clock(w: World) -> dict:
     )
     anna, bruno = w.field_of(t, [("Anna", "Bianchi"), ("Bruno", "Bianchi")])[:2]
     lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=w.director)
+    clock_services.start_clock(t, actor=w.director)
     rebought = cashier.rebuy(anna, method="CASH", actor=w.cashier, stack=0).entry
-    clockctl.pause(t, actor=w.director, reason="dealer change")
-    clockctl.resume(t, actor=w.director, reason="dealers back")
-    clockctl.add_time(t, 120, actor=w.director, reason="slow table")
-    clockctl.set_time_left(t, 305, actor=w.director, reason="clock was late")
-    clockctl.set_player_clock_call_time(t, bruno, 20, actor=w.director, reason="repeated delay")
-    clockctl.call_the_clock(t, 1, actor=w.director, entry=bruno)
-    items = clockview.structure_items(t)
-    first_break = next(i for i, it in enumerate(items) if isinstance(it, clock_engine.Break))
-    clockctl.jump_to(t, first_break, actor=w.director, reason="to the break")
+    clock_services.pause(t, actor=w.director, reason="dealer change")
+    clock_services.resume(t, actor=w.director, reason="dealers back")
+    clock_services.add_time(t, 120, actor=w.director, reason="slow table")
+    clock_services.set_time_left(t, 305, actor=w.director, reason="clock was late")
+    clock_services.set_player_clock_call_time(t, bruno, 20, actor=w.director, reason="repeated delay")
+    clock_services.call_the_clock(t, 1, actor=w.director, entry=bruno)
+    items = clock_selectors.structure_items(t)
+    first_break = next(i for i, it in enumerate(items) if isinstance(it, clock_rules.Break))
+    clock_services.jump_to(t, first_break, actor=w.director, reason="to the break")
     cashier.addon(bruno, method="CASH", actor=w.cashier)
-    clockctl.jump_to(t, first_break + 1, actor=w.director)
-    denominations_break = next(i for i, it in enumerate(items) if isinstance(it, clock_engine.Break) and it.removes_denominations)
-    clockctl.jump_to(t, denominations_break + 1, actor=w.director)
-    clockctl.insert_break(t, 10, actor=w.director, reason="dinner")
+    clock_services.jump_to(t, first_break + 1, actor=w.director)
+    denominations_break = next(i for i, it in enumerate(items) if isinstance(it, clock_rules.Break) and it.removes_denominations)
+    clock_services.jump_to(t, denominations_break + 1, actor=w.director)
+    clock_services.insert_break(t, 10, actor=w.director, reason="dinner")
     fresh = Tournament.objects.get(pk=t.pk)  # its structure now holds the inserted break
-    now_at = clockview.item_index_now(fresh)
-    if isinstance(clockview.structure_items(fresh)[now_at], clock_engine.Break):
-        clockctl.jump_to(t, now_at + 1, actor=w.director)
-    clockctl.start_hand_for_hand(t, actor=w.director, reason="bubble")
-    for table in clockctl.tables_in_play(t):
-        clockctl.report_hand_complete(t, table, actor=w.director)
-    clockctl.end_hand_for_hand(t, actor=w.director, reason="bubble burst")
-    clockctl.finish_clock(t, actor=w.director, reason="end of the day")
+    now_at = clock_selectors.item_index_now(fresh)
+    if isinstance(clock_selectors.structure_items(fresh)[now_at], clock_rules.Break):
+        clock_services.jump_to(t, now_at + 1, actor=w.director)
+    clock_services.start_hand_for_hand(t, actor=w.director, reason="bubble")
+    for table in clock_services.tables_in_play(t):
+        clock_services.report_hand_complete(t, table, actor=w.director)
+    clock_services.end_hand_for_hand(t, actor=w.director, reason="bubble burst")
+    clock_services.finish_clock(t, actor=w.director, reason="end of the day")
     level1 = items[0]
     return (
         {
@@ -277,7 +277,7 @@ def drive_balancing(w: World) -> dict:
             seating.undo_move(t, PendingMove.objects.get(pk=one_slip_left.pk), actor=w.director, reason="he sat at the wrong table")
         for slip in _open_slips(t):
             seating.confirm_move(t, slip, actor=w.director)
-    push.announce(t, "Dinner break at nine", actor=w.director)
+    notice_services.announce(t, "Dinner break at nine", actor=w.director)
     return {
         "tournaments.players.told": ["Dinner break at nine"],
         "seating.keep_apart.added": [apart_a.person.full_name, apart_b.person.full_name, "brothers"],
@@ -480,9 +480,9 @@ def drive_people(w: World) -> dict:
     cashier.set_exchange_rate("USD", Decimal("0.92"), actor=w.director)
     (paola,) = w.field_of(w.tournament("Push Party"), [("Paola", "Push")])
     phone = {"endpoint": "https://fcm.googleapis.com/fcm/send/drive", "keys": PHONE_KEYS}
-    push.subscribe(paola, phone, language="en", actor=w.cashier)
-    push.unsubscribe(paola, phone["endpoint"], actor=w.cashier)
-    imports.run_import("people", "Cognome;Nome\r\nNeri;Ada\r\nConti;Giulia\r\n".encode("cp1252"), "soci.csv", actor=w.director)
+    notice_services.subscribe(paola, phone, language="en", actor=w.cashier)
+    notice_services.unsubscribe(paola, phone["endpoint"], actor=w.cashier)
+    import_services.run_import("people", "Cognome;Nome\r\nNeri;Ada\r\nConti;Giulia\r\n".encode("cp1252"), "soci.csv", actor=w.director)
     return {
         "import.done": ["soci.csv", "(People)", "1 added", "0 updated", "1 already in"],
         "people.push.subscribed": [f"person #{paola.person_id}"],
@@ -519,7 +519,7 @@ def drive_desk(w: World) -> dict:
     cleared = registration.confirm_transfer(reserved, reference="TRF-77", actor=w.cashier)
     cashier.add_alternate(t, w.person("Olga", "Attesa"), actor=w.cashier)
     lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=w.director)
+    clock_services.start_clock(t, actor=w.director)
     registration.set_presence(fabio, presence=Entry.ABSENT, actor=w.director, reason="smoking break")
     registration.mark_arrival(Entry.objects.get(pk=cleared.entry.pk), arrived=False, actor=w.director, reason="never came")
     registration.mark_arrival(Entry.objects.get(pk=cleared.entry.pk), arrived=True, actor=w.director)
@@ -563,7 +563,7 @@ def drive_jackpot(w: World) -> dict:
     sale = cashier.register(t, w.person("Anna", "Verdi"), method="CASH", actor=w.cashier, jackpot=True)
     lifecycle.start(t, actor=w.director, override_minimum=True, prestart_report_sent=True)
     w.field_of(t, [("Second", "Player")])
-    clockctl.start_clock(t, actor=w.director)
+    clock_services.start_clock(t, actor=w.director)
     win = payouts.claim_jackpot(t, [sale.entry], both_hole_cards=True, actor=w.director)
     claim = win.claims.get()
     payouts.pay_jackpot(claim, method="CASH", actor=w.cashier)
@@ -623,11 +623,11 @@ def drive_seats_by_hand(w: World) -> dict:
 
 def drive_screens(w: World) -> dict:
     t = w.tournament("Screen Test")
-    screen = screens.create_screen({"name": "Lobby left", "tournament": t}, actor=w.director)
-    screens.update_screen(screen, {"announcement": "Dinner at 8"}, actor=w.director)
-    screens.rotate_screen_token(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
-    screens.revoke_screen_token(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
-    screens.delete_screen(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
+    screen = screen_services.create_screen({"name": "Lobby left", "tournament": t}, actor=w.director)
+    screen_services.update_screen(screen, {"announcement": "Dinner at 8"}, actor=w.director)
+    screen_services.rotate_screen_token(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
+    screen_services.revoke_screen_token(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
+    screen_services.delete_screen(DisplayScreen.objects.get(pk=screen.pk), actor=w.director)
     chips = chipsets.save_chip_set(name="Casino set", denominations=[{"value": 100, "quantity": 300}, {"value": 500, "quantity": 200}], actor=w.director)
     chipsets.delete_chip_set(chips, actor=w.director)
     return {
@@ -803,9 +803,9 @@ def drive_desk_extras(w: World) -> dict:
         "Rebuy Desk", players=2, format=Tournament.REBUY, rebuy_price=Decimal("50"), rebuy_chips=30000, rebuy_until_level=2, rebuy_stack_threshold=30000
     )
     cashier.declare_rebuy(entries[0], actor=w.cashier, stack=0)
-    clockctl.start_hand_for_hand(t, actor=w.director, reason="bubble")
-    table = clockctl.tables_in_play(t)[0]
-    clockctl.set_h4h_table_state(t, table, "ALL_IN_HOLD", actor=w.director)
+    clock_services.start_hand_for_hand(t, actor=w.director, reason="bubble")
+    table = clock_services.tables_in_play(t)[0]
+    clock_services.set_h4h_table_state(t, table, "ALL_IN_HOLD", actor=w.director)
     return {
         "payouts.last_longer.token_issued": ["P-07", "Laura Lunga", f"entry #{booked.number}"],
         "payouts.ticket.issued": ["1,100.00 EUR", "Tito Biglietto"],
@@ -826,7 +826,7 @@ def drive_no_shows(w: World) -> dict:
     for e in (here, there):
         registration.check_in(e, actor=w.cashier)
     lifecycle.start(t, actor=w.director, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=w.director)
+    clock_services.start_clock(t, actor=w.director)
     registration.forfeit_not_arrived(t, actor=w.director, now=timezone.now() + timedelta(hours=3))
     return {
         "cashier.entry.no_show": ["Nino Assente"],
@@ -984,14 +984,14 @@ def drive_layouts(w: World) -> dict:
 
     from PIL import Image
 
-    from tournaments.screens import services as layout_service
+    from tournaments.screens import services as screen_services
 
     out = io.BytesIO()
     Image.new("RGB", (8, 4), (10, 20, 30)).save(out, format="PNG")
-    logo = layout_service.upload_image(name="Logo sala", content=out.getvalue(), actor=w.director)
+    logo = screen_services.upload_image(name="Logo sala", content=out.getvalue(), actor=w.director)
     design = {"blocks": [{"kind": "logo", "x": 0, "y": 0, "w": 4, "h": 2, "image": logo.pk}, {"kind": "clock", "x": 0, "y": 2, "w": 24, "h": 22}]}
-    made = layout_service.save_layout(name="Serata TV", design=design, actor=w.director)
-    layout_service.delete_layout(made, actor=w.director)
+    made = screen_services.save_layout(name="Serata TV", design=design, actor=w.director)
+    screen_services.delete_layout(made, actor=w.director)
     return {
         "tournaments.screen_image.uploaded": ["Logo sala", "8 × 4"],
         "tournaments.layout.saved": ["Serata TV", "2 blocks"],

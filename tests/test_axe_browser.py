@@ -41,9 +41,9 @@ def test_the_rooms_pages_have_readable_colours(browser_page, make_tournament, ma
     banned.banned, banned.banned_reason = True, "comportamento"
     banned.save()
     screen = DisplayScreen.objects.create(name="Sala", token="screen-token-1", tournament=running)
-    from tournaments.screens import services as layout_service
+    from tournaments.screens import services as screen_services
 
-    layout = layout_service.save_layout(name="Serata", design=layout_service.resolve("builtin:final")["design"], actor=actor)
+    layout = screen_services.save_layout(name="Serata", design=screen_services.resolve("builtin:final")["design"], actor=actor)
     speaking = DisplayScreen.objects.create(name="Bar", token="screen-token-2", tournament=running, speaker=True, layouts={"live": "builtin:break"})
 
     login(page, "boss", "pw-boss")

@@ -11,7 +11,7 @@ from django.db import connection
 from seating.models import Seat
 from tdmanager import backup as bk
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament
 from tournaments.setup import lifecycle
@@ -31,7 +31,7 @@ def running(make_tournament, make_person, director):
     for _ in range(12):
         cashier.register(t, make_person(), method="CASH", actor=actor)
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     return t, actor
 
 
@@ -60,7 +60,7 @@ def test_backup_damage_restore_brings_back_every_row(running, tmp_path, make_per
 
     # After the backup: a sale reversed, the clock paused, the seat map lost, a table damaged.
     cashier.reverse(LedgerRow.objects.filter(tournament=t).first(), reason="operator error", actor=actor)
-    clockctl.pause(t, actor=actor, reason="backup test")
+    clock_services.pause(t, actor=actor, reason="backup test")
     Seat.objects.filter(tournament=t).delete()
     with connection.cursor() as cursor:
         cursor.execute("UPDATE tournaments_tournament SET name = 'damaged' WHERE id = %s", [t.pk])
@@ -91,7 +91,7 @@ def test_the_pre_restore_copy_undoes_a_wrong_restore(running, tmp_path):
     t, actor = running
     first = tmp_path / "first.backup"
     call_command("backup", str(first), stdout=StringIO())
-    clockctl.pause(t, actor=actor, reason="later state")
+    clock_services.pause(t, actor=actor, reason="later state")
     later = picture(t)
     out = StringIO()
     call_command("restore", str(first), force=True, stdout=out)

@@ -232,17 +232,17 @@ def test_what_a_large_body_was_parsed_into_is_freed_with_its_request(server, dir
     import json
     import weakref
 
-    from tournaments.screens import api as layouts_api
+    from tournaments.screens import api as screens_api
     from tournaments.staff.logins import issue_token
 
     held = []
-    real = layouts_api.Actor.from_request
+    real = screens_api.Actor.from_request
 
     def spy(request):
         held.append(weakref.ref(request))  # REST framework's request: its parsed body hangs on it
         return real(request)
 
-    monkeypatch.setattr(layouts_api.Actor, "from_request", spy)
+    monkeypatch.setattr(screens_api.Actor, "from_request", spy)
     design = {"blocks": [{"kind": "clock", "x": 0, "y": 0, "w": 24, "h": 24}]}
     padding = {str(i): {"name": f"unused {i}", "png": "A" * 100_000} for i in range(1, 21)}  # images no block shows
     file = {"format": "tdmanager-screen-layout", "version": 1, "name": "Big", "portrait": False, "design": design, "images": padding}

@@ -34,7 +34,7 @@ from seating.models import Seat
 from tests.servers import ROOT
 from tournaments.cashier import services as cashier
 from tournaments.cashier.selectors import ledger_totals
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent
 
@@ -75,7 +75,7 @@ from seating import services as seating
 from tournaments.models import Entry, LedgerRow, Person, Tournament
 from tournaments.cashier import services as cashier
 from tournaments.setup import lifecycle
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.structures.services import ensure_builtin_structures
 
@@ -97,8 +97,8 @@ players = [Person.objects.create(first_name=f"Player{n}", last_name=f"Surname{n}
 sales = [cashier.register(t, p, method="CASH", actor=desk, now=at) for p in players]  # receipts 1..12
 cashier.reverse(sales[4].row, reason="paid twice", actor=desk)  # receipt 13: player 5's buy-in back
 lifecycle.start(t, actor=floor)
-clockctl.start_clock(t, actor=floor, now=at)
-clockctl.jump_to(t, 2, seconds_left=CLOCK_LEFT, actor=floor, now=at)  # the third item, mid-way
+clock_services.start_clock(t, actor=floor, now=at)
+clock_services.jump_to(t, 2, seconds_left=CLOCK_LEFT, actor=floor, now=at)  # the third item, mid-way
 seating.record_bust(t, [sales[2].entry], actor=floor)  # player 3 is out
 
 api = APIClient(HTTP_HOST="127.0.0.1")
@@ -245,7 +245,7 @@ def test_a_running_room_moves_to_postgresql_and_carries_on(room, client):
     seating.record_bust(t, [out], actor=Actor(dora, "floor-1"))
     out.refresh_from_db()
     assert out.status == Entry.BUSTED and not Seat.objects.filter(entry=out).exists()
-    clockctl.jump_to(t, 3, actor=Actor(dora, "floor-1"))
+    clock_services.jump_to(t, 3, actor=Actor(dora, "floor-1"))
     clock.refresh_from_db()
     assert clock.item_index == 3 and clock.status == Clock.RUNNING
     assert TournamentEvent.objects.count() > len(log)

@@ -10,7 +10,7 @@ from django.utils import translation
 from tdmanager import formatting
 from tournaments import labels
 from tournaments.cashier import services as cashier
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.floor import penalties
 from tournaments.floor import services as floor
 from tournaments.models import ChipRaceRecord, StructureItem, Tournament
@@ -42,10 +42,10 @@ def test_levels_are_named_as_players_say_them():
     L, B = StructureItem.LEVEL, StructureItem.BREAK
     items = [StructureItem(kind=k, minutes=20) for k in (L, L, L, L, B, L, L, L, L, L, B)]
     with translation.override("en"):
-        names = clockview.item_names(items)
+        names = clock_selectors.item_names(items)
     assert names[0] == "Level 1" and names[4] == "Break after level 4" and names[9] == "Level 9" and names[10] == "Break after level 9"
     with translation.override("it"):
-        assert clockview.item_names([StructureItem(kind=B, minutes=5), StructureItem(kind=L, minutes=20)]) == ["Pausa prima del livello 1", "Livello 1"]
+        assert clock_selectors.item_names([StructureItem(kind=B, minutes=5), StructureItem(kind=L, minutes=20)]) == ["Pausa prima del livello 1", "Livello 1"]
 
 
 def test_numbers_and_money_follow_the_language():

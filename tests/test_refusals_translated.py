@@ -68,11 +68,11 @@ def test_the_finder_sees_an_eager_message(tmp_path):
 
 @pytest.mark.django_db
 def test_a_clock_refusal_is_italian_on_an_italian_request(director, make_tournament):
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.eventlog.services import Actor
 
     t = make_tournament()  # registering
-    clockctl.start_clock(t, actor=Actor(director, "test"))
+    clock_services.start_clock(t, actor=Actor(director, "test"))
     client = Client(raise_request_exception=False)
     client.force_login(director)
     r = client.post(f"/api/v1/tournaments/{t.pk}/clock/start/", {}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="it")

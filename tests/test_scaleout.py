@@ -31,7 +31,7 @@ from django.utils import timezone
 from tests.pushservice import Phone, PushService
 from tests.servers import ROOT, SCALED_OUT, EmbeddedRedis, database_env, sse_states, start_beat, start_web, start_worker, stop, wait_for
 from tournaments.cashier import services as cashier
-from tournaments.clock import rules as engine
+from tournaments.clock import rules as clock_rules
 from tournaments.clock.selectors import structure_items
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor
@@ -188,7 +188,7 @@ def test_two_web_processes_a_worker_and_a_beat(scaled, make_tournament, make_per
     stop(scaled["worker"], sig_kill=True)
     killed_at = timezone.now()
     assert killed_at < ends_2, "the machine was too slow: the worker was killed after the level's end"
-    level3_seconds = engine.item_seconds(structure_items(t)[2])
+    level3_seconds = clock_rules.item_seconds(structure_items(t)[2])
     ends_3 = ends_2 + timedelta(seconds=level3_seconds)
 
     def shows_the_right_time(snap):

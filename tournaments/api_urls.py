@@ -5,7 +5,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from tournaments.oversight import api as oversight_api
-from tournaments.screens import api as layouts_api
+from tournaments.screens import api as screens_api
 from tournaments.staff import api as staff_api
 
 from . import api as tapi
@@ -50,11 +50,11 @@ cashier_api = [
 ]
 
 urlpatterns = [
-    path("screen-layouts/", layouts_api.ScreenLayoutsView.as_view(), name="api-screen-layouts"),
-    path("screen-layouts/<int:pk>/", layouts_api.ScreenLayoutView.as_view(), name="api-screen-layout"),
-    path("screen-layouts/export/", layouts_api.ScreenLayoutExportView.as_view(), name="api-screen-layout-export"),
-    path("screen-layouts/import/", layouts_api.ScreenLayoutImportView.as_view(), name="api-screen-layout-import"),
-    path("screen-images/", layouts_api.ScreenImagesView.as_view(), name="api-screen-images"),
+    path("screen-layouts/", screens_api.ScreenLayoutsView.as_view(), name="api-screen-layouts"),
+    path("screen-layouts/<int:pk>/", screens_api.ScreenLayoutView.as_view(), name="api-screen-layout"),
+    path("screen-layouts/export/", screens_api.ScreenLayoutExportView.as_view(), name="api-screen-layout-export"),
+    path("screen-layouts/import/", screens_api.ScreenLayoutImportView.as_view(), name="api-screen-layout-import"),
+    path("screen-images/", screens_api.ScreenImagesView.as_view(), name="api-screen-images"),
     path("", include(router.urls)),
     path("cashier/", include(cashier_api)),
     path("tournaments/<int:pk>/clock/", tapi.ClockView.as_view(), name="api-clock"),

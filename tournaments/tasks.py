@@ -6,7 +6,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.people import privacy
 from tournaments.setup import lifecycle
 
@@ -21,14 +21,14 @@ log = logging.getLogger(__name__)
 @shared_task(ignore_result=True)
 def clock_tick(tournament_id: int, version: int):
     """The countdown armed for a level end. A stale version does nothing."""
-    clockctl.advance_clock(tournament_id, expected_version=version)
+    clock_services.advance_clock(tournament_id, expected_version=version)
 
 
 @shared_task(ignore_result=True)
 def sweep_clocks():
     """Every second (beat): advance overdue clocks, so a lost task or a restarted worker
     never leaves a level unchanged."""
-    clockctl.sweep()
+    clock_services.sweep()
 
 
 @shared_task(ignore_result=True)
@@ -53,8 +53,8 @@ def erase_inactive_people():
 @shared_task(ignore_result=True)
 def catch_up_clocks():
     """Sent by a worker as it starts: change every overdue level at once and arm every
-    countdown anew (``clockctl.catch_up``)."""
-    changed = clockctl.catch_up()
+    countdown anew (``clock_services.catch_up``)."""
+    changed = clock_services.catch_up()
     if changed:
         log.warning("clock catch-up: %s clock(s) changed level on the worker's start", changed)
 

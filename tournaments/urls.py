@@ -6,7 +6,7 @@ from tournaments.live import seats
 from tournaments.live import views as live
 from tournaments.oversight import views as oversight_views
 from tournaments.phone import views as phone
-from tournaments.rulebook import views as public_info
+from tournaments.rulebook import views as rulebook_views
 from tournaments.screens import views as screen_views
 from tournaments.staff import views as staff_views
 
@@ -32,8 +32,8 @@ urlpatterns = [
     path("p/<str:token>/stream/", phone.phone_stream, name="phone-stream"),
     path("p/<str:token>/qr.svg", phone.phone_qr, name="phone-qr"),
     path("p/<str:token>/push/", notices_views.phone_push, name="phone-push"),
-    path("rules/<int:pk>/", public_info.rules_page, name="public-rules"),
-    path("rules/<int:pk>/changes/", public_info.public_changes, name="public-changes"),
+    path("rules/<int:pk>/", rulebook_views.rules_page, name="public-rules"),
+    path("rules/<int:pk>/changes/", rulebook_views.public_changes, name="public-changes"),
     path("", views.dashboard, name="dashboard"),
     path("desk/", cashier_views.desk, name="desk"),
     path("desk/receipt/<int:number>/", cashier_views.receipt, name="receipt"),

@@ -34,7 +34,7 @@ from tdmanager.money import ZERO
 from tdmanager.transactions import service
 from tournaments.cashier.ledger import lock_tournament, write_row
 from tournaments.cashier.services import reversing_row
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
@@ -95,7 +95,7 @@ def _mystery_paying(t: Tournament, rules: HouseRules, bust: Bust) -> bool:
         return bool(paid) and bust.place is not None and bust.place <= paid
     if stage == "DAY2":
         return rules.multiday_day == 2
-    level = clockview.level_now(t)
+    level = clock_selectors.level_now(t)
     return level is not None and level >= stage["level"]
 
 

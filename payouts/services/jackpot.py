@@ -11,7 +11,7 @@ from tdmanager.errors import ValidationFailed
 from tdmanager.money import CENT, ZERO, floor_money, split_evenly, to_money
 from tdmanager.transactions import service
 from tournaments.cashier.ledger import lock_tournament, write_row
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
@@ -79,12 +79,12 @@ def claim_jackpot(tournament, entries, *, both_hole_cards: bool, actor: Actor, n
             raise PayoutError("entry_not_playing", _("%(name)s is not playing in this tournament.") % {"name": e.person.full_name})
         if not jackpot_paid_by(e):
             raise PayoutError("jackpot_not_bought", _("%(name)s did not pay the jackpot fee: only its buyers can win it.") % {"name": e.person.full_name})
-    level = clockview.level_now(t, now)
+    level = clock_selectors.level_now(t, now)
     if t.status != Tournament.RUNNING or level is None:
         raise PayoutError("clock_not_running", _("The jackpot is won during play: start the clock first."))
     if level <= rules.jackpot_full_until_level:
         percent = rules.jackpot_full_percent
-    elif clockview.late_registration_open(t, now):
+    elif clock_selectors.late_registration_open(t, now):
         percent = rules.jackpot_late_percent
     else:
         raise PayoutError("jackpot_window_over", _("Late registration is closed: the jackpot can no longer be won in this tournament."))

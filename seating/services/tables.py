@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import judged, log_event
 from tournaments.floor import services as floor
@@ -97,7 +97,7 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     # playing, the hand is over everywhere (the next one starts, or hand-for-hand ends with the
     # hand that reached the money) and the breaks and the final table the hand's busts held
     # back are made now (``busts.record_bust``).
-    report = clockctl.report_hand_complete(t, table_number, actor=actor, now=now) if hand_for_hand else None
+    report = clock_services.report_hand_complete(t, table_number, actor=actor, now=now) if hand_for_hand else None
     structural = report is None or report["next_hand_started"] or report["hand_for_hand_ended"]
     if table.big_blind_seat is None:
         if hand_for_hand:  # the blinds cannot move yet, but the tables may break

@@ -15,7 +15,7 @@ from django.utils import timezone
 from tdmanager import bodylimits
 from tests.conftest import client_for, make_user
 from tournaments.eventlog.services import Actor
-from tournaments.imports import services as imports
+from tournaments.imports import services as import_services
 from tournaments.models import ImportFile, Person
 from tournaments.tasks import forget_import_files
 
@@ -117,13 +117,13 @@ def test_a_hostile_kept_sheet_is_refused_on_its_page_with_the_limit_named(direct
 
 def test_a_directors_waiting_sheets_are_bounded_the_oldest_forgotten(director, monkeypatch):
     other = make_user("olga", "director")
-    theirs = imports.keep_file("people", SHEET, "theirs.csv", actor=Actor(other))
+    theirs = import_services.keep_file("people", SHEET, "theirs.csv", actor=Actor(other))
     actor = Actor(director)
-    kept = [imports.keep_file("people", SHEET, f"{i}.csv", actor=actor) for i in range(imports.KEPT_FILES + 2)]
+    kept = [import_services.keep_file("people", SHEET, f"{i}.csv", actor=actor) for i in range(import_services.KEPT_FILES + 2)]
     waiting = set(ImportFile.objects.filter(created_by=director).values_list("pk", flat=True))
-    assert waiting == {k.pk for k in kept[-imports.KEPT_FILES :]}  # the two oldest forgotten
-    monkeypatch.setattr(imports, "KEPT_BYTES", 3 * len(SHEET) + 10)
-    newest = imports.keep_file("people", SHEET * 2, "big.csv", actor=actor)  # 2 sheets' bytes: room for one more
+    assert waiting == {k.pk for k in kept[-import_services.KEPT_FILES :]}  # the two oldest forgotten
+    monkeypatch.setattr(import_services, "KEPT_BYTES", 3 * len(SHEET) + 10)
+    newest = import_services.keep_file("people", SHEET * 2, "big.csv", actor=actor)  # 2 sheets' bytes: room for one more
     assert set(ImportFile.objects.filter(created_by=director).values_list("pk", flat=True)) == {newest.pk, kept[-1].pk}
     assert ImportFile.objects.filter(pk=theirs.pk).exists()  # another director's are his own
 
@@ -131,15 +131,15 @@ def test_a_directors_waiting_sheets_are_bounded_the_oldest_forgotten(director, m
 def test_a_kept_sheet_is_forgotten_within_the_hour():
     schedule = settings.CELERY_BEAT_SCHEDULE["forget-import-files"]
     assert schedule["task"] == "tournaments.tasks.forget_import_files"
-    assert imports.KEPT_FOR.total_seconds() + schedule["schedule"] <= 3600
+    assert import_services.KEPT_FOR.total_seconds() + schedule["schedule"] <= 3600
 
 
 def test_the_purge_forgets_what_is_older_than_it_keeps(director):
     actor = Actor(director)
-    old = imports.keep_file("people", SHEET, "old.csv", actor=actor)
-    fresh = imports.keep_file("people", SHEET, "fresh.csv", actor=actor)
-    ImportFile.objects.filter(pk=old.pk).update(created_at=timezone.now() - imports.KEPT_FOR - timedelta(minutes=1))
-    ImportFile.objects.filter(pk=fresh.pk).update(created_at=timezone.now() - imports.KEPT_FOR + timedelta(minutes=5))
+    old = import_services.keep_file("people", SHEET, "old.csv", actor=actor)
+    fresh = import_services.keep_file("people", SHEET, "fresh.csv", actor=actor)
+    ImportFile.objects.filter(pk=old.pk).update(created_at=timezone.now() - import_services.KEPT_FOR - timedelta(minutes=1))
+    ImportFile.objects.filter(pk=fresh.pk).update(created_at=timezone.now() - import_services.KEPT_FOR + timedelta(minutes=5))
     forget_import_files()
     assert list(ImportFile.objects.values_list("pk", flat=True)) == [fresh.pk]
 
@@ -153,7 +153,7 @@ def test_a_kept_sheets_bytes_stay_out_of_the_statements_the_connection_keeps(dir
     kept_texts = connection.connection._prepared  # psycopg's per-connection cache of statement texts
     for i in range(3):
         data = SHEET + bytes([65 + i]) * (1024 * 1024)
-        kept = imports.keep_file("people", data, f"{i}.csv", actor=actor)
+        kept = import_services.keep_file("people", data, f"{i}.csv", actor=actor)
         assert bytes(ImportFile.objects.get(pk=kept.pk).data) == data
     texts = [key for key in (*kept_texts._counts, *kept_texts._names)]
     longest = max(len(query) for query, _types in texts)

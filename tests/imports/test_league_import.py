@@ -17,8 +17,8 @@ from tests.conftest import client_for
 from tournaments.formats import selectors
 from tournaments.formats.models import SeriesPastResult
 from tournaments.formats.services import series as series_service
-from tournaments.imports import rules as importing
-from tournaments.imports import services as imports
+from tournaments.imports import rules as import_rules
+from tournaments.imports import services as import_services
 from tournaments.models import Person, Tournament, TournamentEvent
 
 from ..formats.conftest import field, scored_event  # noqa: F401  (field: the formats' fixture of quick players)
@@ -55,7 +55,7 @@ def league(actor):
 
 
 def run(data, league, actor, name="lega.csv", **kw):
-    return imports.run_import("league", data, name, actor=actor, options={"league": str(league.pk)}, **kw)
+    return import_services.run_import("league", data, name, actor=actor, options={"league": str(league.pk)}, **kw)
 
 
 def table(league):
@@ -64,7 +64,7 @@ def table(league):
 
 def test_an_italian_csv_brings_the_season_and_the_standings_count_it(league, actor, make_person):
     mario = make_person("Mario", "Rossi")  # already a player here: matched, not created again
-    p = imports.preview("league", ITALIAN, "lega.csv", options={"league": league.pk})
+    p = import_services.preview("league", ITALIAN, "lega.csv", options={"league": league.pk})
     assert p.mapping == ["date", "event", "last_name", "first_name", "nickname", "place", "prize", "points"]
     assert p.counts()["created"] == 6 and p.counts()["refused"] == 0
     assert Person.objects.count() == 1 and not SeriesPastResult.objects.exists()  # a preview writes nothing
@@ -157,7 +157,7 @@ def test_a_refused_row_in_the_middle_leaves_nothing_written_and_says_why(league,
         "12/09/2026;Tappa 1;Bianchi;Nicolò;1;;25\r\n"
         "03/10/2026;Tappa 2;Rossi;Mario;1;;25\r\n"
     ).encode("cp1252")
-    p = imports.preview("league", bad, "lega.csv", options={"league": league.pk})
+    p = import_services.preview("league", bad, "lega.csv", options={"league": league.pk})
     reasons = {r.line: r.reason for r in p.refused()}
     assert set(reasons) == {3, 4, 5, 6, 7, 8}
     assert "not a date" in reasons[3]
@@ -182,8 +182,8 @@ def test_the_same_file_twice_changes_nothing_and_a_corrected_row_is_an_update(le
     assert (Person.objects.count(), list(SeriesPastResult.objects.values_list("pk", "points"))) == before
 
     corrected = ITALIAN.replace(b"03/10/2026;Tappa 2;Verdi;Anna;;2;400,00;15", b"03/10/2026;TAPPA 2;Verdi;Anna;;2;450,00;17")
-    p = imports.preview("league", corrected, "lega.csv", options={"league": league.pk})
-    [row] = [r for r in p.rows if r.status == importing.UPDATED]
+    p = import_services.preview("league", corrected, "lega.csv", options={"league": league.pk})
+    [row] = [r for r in p.rows if r.status == import_rules.UPDATED]
     assert row.changes == {"prize": (Decimal("400.00"), Decimal("450.00")), "points": (Decimal("15.00"), Decimal("17.00"))}
     run(corrected, league, actor)
     assert table(league)[2] == (3, "Anna Verdi", 27.0, 2)
@@ -192,7 +192,7 @@ def test_the_same_file_twice_changes_nothing_and_a_corrected_row_is_an_update(le
 def test_a_player_who_could_be_two_stored_people_is_refused_until_the_sheet_says_which(league, actor, make_person):
     make_person("Mario", "Rossi", document_id="AB111111")
     second = make_person("Mario", "Rossi", document_id="CD222222")
-    p = imports.preview("league", ITALIAN, "lega.csv", options={"league": league.pk})
+    p = import_services.preview("league", ITALIAN, "lega.csv", options={"league": league.pk})
     assert [r.line for r in p.refused()] == [3, 5]
     assert "Several stored people are named Mario Rossi" in p.refused()[0].reason
     with_document = ITALIAN.replace(b"Punti\r\n", b"Punti;Documento\r\n").replace(b";Rossi;Mario;;2;600,00;15", b";Rossi;Mario;;2;600,00;15;CD222222")
@@ -205,9 +205,9 @@ def test_the_league_option_names_a_league(league, actor):
     sanremo = series_service.create_series(name="Sanremo dailies", actor=actor)
     for options, words in (({}, "Choose the league"), ({"league": "Nowhere"}, "No league"), ({"league": sanremo.pk}, "not a league")):
         with pytest.raises(DomainError) as e:
-            imports.preview("league", ITALIAN, "lega.csv", options=options)
+            import_services.preview("league", ITALIAN, "lega.csv", options=options)
         assert words in e.value.message and e.value.code == "bad_options" and e.value.extra["field"] == "options"
-    assert imports.preview("league", ITALIAN, "lega.csv", options={"league": "lega del GIOVEDÌ"}).counts()["created"] == 6
+    assert import_services.preview("league", ITALIAN, "lega.csv", options={"league": "lega del GIOVEDÌ"}).counts()["created"] == 6
 
 
 def test_a_league_goes_out_and_comes_back_in_with_the_same_standings(league, actor, make_tournament, field, director):
@@ -217,10 +217,10 @@ def test_a_league_goes_out_and_comes_back_in_with_the_same_standings(league, act
     web = Client()
     web.force_login(director)
     for fmt in ("csv", "xlsx"):
-        data, name = importing.export_file("league", fmt, {"league": league.pk})
+        data, name = import_rules.export_file("league", fmt, {"league": league.pk})
         assert name == f"league-{league.pk}.{fmt}"
         # Into the same league: every row is in already (the events played here too).
-        p = imports.preview("league", data, name, options={"league": league.pk})
+        p = import_services.preview("league", data, name, options={"league": league.pk})
         assert p.counts()["unchanged"] == 9 and p.counts()["created"] == 0
         # Into a new league of the same formula: the same standings, the event played here now one before.
         copy = series_service.create_series(
@@ -297,11 +297,11 @@ def test_a_row_of_an_event_played_here_is_in_already_or_refused(league, actor, m
     entries = scored_event(league, make_tournament, field, actor, "Tappa 3")
     winner = entries[-1].person
     make_person(winner.first_name, winner.last_name)  # a namesake who did not play it
-    data, name = importing.export_file("league", "csv", {"league": league.pk})
-    assert imports.preview("league", data, name, options={"league": league.pk}).counts()["unchanged"] == 3
+    data, name = import_rules.export_file("league", "csv", {"league": league.pk})
+    assert import_services.preview("league", data, name, options={"league": league.pk}).counts()["unchanged"] == 3
     day = timezone.localtime(entries[0].tournament.start_at).strftime("%d/%m/%Y")
     other = f"Data;Torneo;Cognome;Nome;Posizione;Punti\r\n{day};tappa 3;Neri;Luca;1;25\r\n".encode()
-    [row] = imports.preview("league", other, "x.csv", options={"league": league.pk}).refused()
+    [row] = import_services.preview("league", other, "x.csv", options={"league": league.pk}).refused()
     assert row.reason == f"tappa 3 of {day} was played here: its results are its players' own, not imported."
 
 
@@ -320,7 +320,7 @@ def test_the_simulator_brings_a_league_season_in_and_its_standings_add_up():
 def test_a_player_who_shares_an_e_mail_with_another_stored_person_is_refused_with_what_they_share(league, make_person):
     make_person("Lucia", "Neri", email="neri@club.it")
     sheet = b"Data;Torneo;Cognome;Nome;Email;Posizione;Punti\r\n12/09/2026;Tappa 1;Neri;Luca;neri@club.it;1;25\r\n"
-    [row] = imports.preview("league", sheet, "x.csv", options={"league": league.pk}).refused()
+    [row] = import_services.preview("league", sheet, "x.csv", options={"league": league.pk}).refused()
     assert row.reason == "Luca Neri looks like Lucia Neri (same e-mail), and the row does not show they are one person: check it."
 
 

@@ -16,8 +16,8 @@ from payouts.models import PayoutTemplate
 from payouts.services import apply_template, save_payout_template
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
-from tournaments.imports import rules as importing
-from tournaments.imports import services as imports
+from tournaments.imports import rules as import_rules
+from tournaments.imports import services as import_services
 
 pytestmark = pytest.mark.django_db
 
@@ -64,15 +64,15 @@ SANREMO_BANDS = [
 
 
 def test_an_italian_chart_in_windows_1252_with_bands_written_once_and_a_range_of_places(actor):
-    p = imports.preview("payouts", SANREMO, "Sala Sanremo.csv")
+    p = import_services.preview("payouts", SANREMO, "Sala Sanremo.csv")
     assert p.counts()["created"] == 9 and p.counts()["refused"] == 0
-    imports.run_import("payouts", SANREMO, "Sala Sanremo.csv", actor=actor)
+    import_services.run_import("payouts", SANREMO, "Sala Sanremo.csv", actor=actor)
     assert bands("Sala Sanremo") == SANREMO_BANDS
 
 
 def test_a_comma_csv_in_english_with_a_percent_sign_header():
     data = b"Entries from,Entries to,Place,%\r\n1,9,1,100\r\n10,,1st,70\r\n,,2nd,30\r\n"
-    p = imports.preview("payouts", data, "club.csv", options={"name": "Club"})
+    p = import_services.preview("payouts", data, "club.csv", options={"name": "Club"})
     assert p.mapping == ["entries_from", "entries_to", "place", "percent"]
     assert [(r.values["band"], r.values["places"], r.values["percent"]) for r in p.rows] == [
         ((1, 9), [1], Decimal("100")),
@@ -95,12 +95,12 @@ def test_an_xlsx_with_merged_band_cells_and_cells_formatted_as_percentages(actor
         merge=("A2:A4", "B2:B4", "A5:A7", "B5:B7"),
         percent_cells=True,
     )
-    imports.run_import("payouts", data, "Estate.xlsx", actor=actor)
+    import_services.run_import("payouts", data, "Estate.xlsx", actor=actor)
     assert bands("Estate") == [{"from": 5, "to": 20, "percents": ["50", "30", "20"]}, {"from": 21, "to": 50, "percents": ["45", "20", "20", "15"]}]
 
 
 def test_a_sheet_without_field_sizes_is_one_list_for_any_field(actor):
-    imports.run_import("payouts", b"Place,Percent\r\n1,50\r\n2,30\r\n3,20\r\n", "Top 3.csv", actor=actor)
+    import_services.run_import("payouts", b"Place,Percent\r\n1,50\r\n2,30\r\n3,20\r\n", "Top 3.csv", actor=actor)
     template = PayoutTemplate.objects.get(name="Top 3")
     assert template.percents == ["50", "30", "20"] and template.bands == []
 
@@ -123,31 +123,31 @@ REFUSALS = [
 @pytest.mark.parametrize("rows, refused, words", REFUSALS)
 def test_each_refusal_names_its_rows_and_nothing_is_written(actor, rows, refused, words):
     data = italian_csv(*rows)
-    p = imports.preview("payouts", data, "Refused.csv")
+    p = import_services.preview("payouts", data, "Refused.csv")
     assert [r.line for r in p.refused()] == refused
     assert any(words in r.reason for r in p.refused()), [r.reason for r in p.refused()]
     with pytest.raises(DomainError) as exc:
-        imports.run_import("payouts", data, "Refused.csv", actor=actor)
+        import_services.run_import("payouts", data, "Refused.csv", actor=actor)
     assert exc.value.code == "rows_refused" and not PayoutTemplate.objects.filter(name="Refused").exists()
 
 
 def test_a_refused_band_in_the_middle_leaves_the_stored_template_as_it_was(actor):
-    imports.run_import("payouts", SANREMO, "Sala Sanremo.csv", actor=actor)
+    import_services.run_import("payouts", SANREMO, "Sala Sanremo.csv", actor=actor)
     changed = italian_csv("2;10;1;70", ";;2;30", "11;30;1;50", ";;2;30", ";;3;30", "31;;1;100")
     with pytest.raises(DomainError):
-        imports.run_import("payouts", changed, "Sala Sanremo.csv", actor=actor)
+        import_services.run_import("payouts", changed, "Sala Sanremo.csv", actor=actor)
     assert bands("Sala Sanremo") == SANREMO_BANDS
 
 
 def test_the_same_chart_twice_changes_nothing_and_a_changed_place_shows_what_changes(actor):
-    imports.run_import("payouts", SANREMO, "Sala Sanremo.csv", actor=actor)
-    p = imports.preview("payouts", SANREMO, "Sala Sanremo.csv")
+    import_services.run_import("payouts", SANREMO, "Sala Sanremo.csv", actor=actor)
+    p = import_services.preview("payouts", SANREMO, "Sala Sanremo.csv")
     assert p.counts() == {"created": 0, "updated": 0, "unchanged": 9, "duplicate": 0, "refused": 0}
     changed = italian_csv("2;10;1;60", ";;2;40", "11;30;1;50", ";;2;30", ";;3;20")
-    p = imports.preview("payouts", changed, "Sala Sanremo.csv")
+    p = import_services.preview("payouts", changed, "Sala Sanremo.csv")
     assert [r.status for r in p.rows] == ["updated", "updated", "unchanged", "unchanged", "unchanged"]
     assert p.rows[0].changes == {"percent": ("65", "60"), "bands": ("2–10, 11–30, 31+", "2–10, 11–30")}
-    imports.run_import("payouts", changed, "Sala Sanremo.csv", actor=actor)
+    import_services.run_import("payouts", changed, "Sala Sanremo.csv", actor=actor)
     assert bands("Sala Sanremo") == [{"from": 2, "to": 10, "percents": ["60", "40"]}, {"from": 11, "to": 30, "percents": ["50", "30", "20"]}]
 
 
@@ -162,16 +162,16 @@ def test_the_round_trip_gives_the_same_template_in_an_empty_database(actor, fmt,
     ]
     t = save_payout_template("Festival", [], bands=written, actor=actor)
     with translation.override(language):
-        data, filename = importing.export_file("payouts", fmt, {"template": str(t.pk)})
+        data, filename = import_rules.export_file("payouts", fmt, {"template": str(t.pk)})
     PayoutTemplate.objects.all().delete()
     with translation.override(language):
-        imports.run_import("payouts", data, filename, actor=actor)
+        import_services.run_import("payouts", data, filename, actor=actor)
     assert bands("Festival") == written
 
 
 def test_a_formula_in_a_percentage_cell_is_not_run(actor):
     data = xlsx([["Place", "Percent"], [1, "=100-40"], [2, 40]])
-    p = imports.preview("payouts", data, "f.xlsx")
+    p = import_services.preview("payouts", data, "f.xlsx")
     assert p.rows[0].status == "refused" and "=100-40" in p.rows[0].reason
 
 

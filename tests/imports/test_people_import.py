@@ -16,7 +16,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.conftest import client_for
-from tournaments.imports import services as imports
+from tournaments.imports import services as import_services
 from tournaments.models import Person, TournamentEvent
 
 pytestmark = pytest.mark.django_db
@@ -49,9 +49,9 @@ def test_an_italian_excel_csv_in_windows_1252_comes_in_with_its_dates_phones_ban
         "Rossi;Niccolò;Nico;+39 333 123 4567;nico@esempio.it;CA1234567;03/02/1980;Tavolo fisso;no;;12/01/2024",
         "Bianchi;Anna;;0521 23 45 67;;;;;sì;Autoesclusione;sì",
     )
-    p = imports.preview("people", data, "soci.csv")
+    p = import_services.preview("people", data, "soci.csv")
     assert p.counts()["created"] == 2 and p.counts()["refused"] == 0
-    imports.run_import("people", data, "soci.csv", actor=actor)
+    import_services.run_import("people", data, "soci.csv", actor=actor)
     rossi, bianchi = people()["Rossi", "Niccolò"], people()["Bianchi", "Anna"]
     assert (rossi.nickname, rossi.phone, rossi.email, rossi.document_id) == ("Nico", "+39 333 123 4567", "nico@esempio.it", "CA1234567")
     assert rossi.birth_date == dt.date(1980, 2, 3) and rossi.privacy_consent == dt.date(2024, 1, 12) and not rossi.banned
@@ -66,7 +66,7 @@ def test_utf8_with_its_mark_a_comma_csv_in_english_and_an_xlsx_read_alike(actor)
     comma = b"Last name,First name,Phone,Date of birth\r\nNeri,Carla,+39 347 000 1111,1975-06-30\r\n"
     book = xlsx([["COGNOME", "nome", "Data di Nascita", "Telefono"], ["Gialli", "Ugo", dt.datetime(1990, 5, 17), 3471234567]])
     for data, name in ((utf8, "a.csv"), (comma, "b.csv"), (book, "c.xlsx")):
-        assert imports.run_import("people", data, name, actor=actor).counts()["created"] == 1
+        assert import_services.run_import("people", data, name, actor=actor).counts()["created"] == 1
     got = people()
     assert got["Verdi", "Gianluca"].first_name == "Gianluca"  # "ù" read from UTF-8, the mark not in the first header
     assert got["Neri", "Carla"].birth_date == dt.date(1975, 6, 30) and got["Neri", "Carla"].phone == "+39 347 000 1111"
@@ -86,7 +86,7 @@ def test_the_preview_sorts_each_row_and_names_the_refused_ones_by_their_row(acto
         ";Senza;;;;;;;;;",  # 7: refused: no last name
         "Nuovo;Davvero;;;;;;;;;",  # 8: created
     )
-    p = imports.preview("people", data, "soci.csv")
+    p = import_services.preview("people", data, "soci.csv")
     by_row = {r.line: r for r in p.rows}
     assert by_row[2].status == "unchanged"
     assert by_row[3].status == "updated" and by_row[3].changes == {"nickname": ("", "Il Baffo")}
@@ -111,22 +111,22 @@ def test_a_possible_duplicate_is_found_by_each_key_and_left_out_unless_accepted(
     anna = make_person("Anna", "Rossi", **stored)
     Person.objects.filter(pk=anna.pk).update(birth_date=dt.date(1981, 1, 1))
     data = italian_csv(row)
-    p = imports.preview("people", data, "a.csv")
+    p = import_services.preview("people", data, "a.csv")
     assert p.rows[0].status == "duplicate" and p.rows[0].matches[0][0] == anna.pk and p.rows[0].matches[0][2] == by
-    imports.run_import("people", data, "a.csv", actor=actor)
+    import_services.run_import("people", data, "a.csv", actor=actor)
     assert Person.objects.count() == 1  # left out
-    imports.run_import("people", data, "a.csv", actor=actor, accept_duplicates=True)
+    import_services.run_import("people", data, "a.csv", actor=actor, accept_duplicates=True)
     assert Person.objects.count() == 2
 
 
 def test_the_same_name_with_the_same_birth_date_phone_or_email_is_the_person_updated(actor, make_person):
     anna = make_person("Anna", "Rossi", email="anna@club.it")
-    p = imports.preview("people", italian_csv("ROSSI;anna;;+39 340 1;ANNA@club.it;;;;;;"), "a.csv")
+    p = import_services.preview("people", italian_csv("ROSSI;anna;;+39 340 1;ANNA@club.it;;;;;;"), "a.csv")
     assert p.rows[0].status == "updated" and p.rows[0].target.pk == anna.pk and p.rows[0].changes == {"phone": ("", "+39 340 1")}
 
 
 def test_two_rows_of_one_file_that_are_one_person_bring_in_one(actor):
-    p = imports.preview("people", italian_csv("Rossi;Anna;;;a@b.it;;;;;;", "Rossi;Anna;;;a@b.it;;;;;;"), "a.csv")
+    p = import_services.preview("people", italian_csv("Rossi;Anna;;;a@b.it;;;;;;", "Rossi;Anna;;;a@b.it;;;;;;"), "a.csv")
     assert [r.status for r in p.rows] == ["created", "duplicate"] and "row 2" in p.rows[1].matches[0][2]
 
 
@@ -207,18 +207,18 @@ def test_a_refused_row_in_the_middle_leaves_nothing_written(actor):
     data = italian_csv("Uno;A;;;;;;;;;", "Due;B;;;non-una-mail;;;;;;", "Tre;C;;;;;;;;;")
     events = TournamentEvent.objects.count()
     with pytest.raises(Exception) as refused:
-        imports.run_import("people", data, "a.csv", actor=actor)
+        import_services.run_import("people", data, "a.csv", actor=actor)
     assert refused.value.code == "rows_refused" and refused.value.extra["refused"] == [{"row": 3, "reason": refused.value.extra["refused"][0]["reason"]}]
     assert Person.objects.count() == 0 and TournamentEvent.objects.count() == events
-    imports.run_import("people", data, "a.csv", actor=actor, skip_refused=True)
+    import_services.run_import("people", data, "a.csv", actor=actor, skip_refused=True)
     assert sorted(Person.objects.values_list("last_name", flat=True)) == ["Tre", "Uno"]
 
 
 def test_importing_the_same_file_twice_changes_nothing(actor):
     data = italian_csv("Rossi;Niccolò;Nico;+39 333 123 4567;nico@esempio.it;CA1;03/02/1980;;sì;Debiti;12/01/2024", "Solo;Nome;;;;;;;;;")
-    imports.run_import("people", data, "a.csv", actor=actor)
+    import_services.run_import("people", data, "a.csv", actor=actor)
     before = list(Person.objects.order_by("pk").values())
-    again = imports.run_import("people", data, "a.csv", actor=actor)
+    again = import_services.run_import("people", data, "a.csv", actor=actor)
     assert again.counts() == {"created": 0, "updated": 0, "unchanged": 2, "duplicate": 0, "refused": 0}
     assert list(Person.objects.order_by("pk").values()) == before
 
@@ -226,7 +226,7 @@ def test_importing_the_same_file_twice_changes_nothing(actor):
 def test_an_import_brings_a_ban_in_but_never_lifts_one(actor, make_person):
     banned = make_person("Ugo", "Neri", document_id="X1")
     Person.objects.filter(pk=banned.pk).update(banned=True, banned_reason="Rissa")
-    p = imports.run_import("people", italian_csv("Neri;Ugo;;;;X1;;;no;;"), "a.csv", actor=actor)
+    p = import_services.run_import("people", italian_csv("Neri;Ugo;;;;X1;;;no;;"), "a.csv", actor=actor)
     assert p.rows[0].status == "unchanged"
     banned.refresh_from_db()
     assert banned.banned and banned.banned_reason == "Rissa"
@@ -234,7 +234,7 @@ def test_an_import_brings_a_ban_in_but_never_lifts_one(actor, make_person):
 
 def test_a_cell_that_starts_a_formula_is_stored_as_text_and_exported_as_text(actor):
     book = xlsx([["Cognome", "Nome", "Note"], ["Rossi", "Anna", '=HYPERLINK("http://x","clic")'], ["Verdi", "=1+1", "@SUM(A1)"]])
-    imports.run_import("people", book, "a.xlsx", actor=actor)
+    import_services.run_import("people", book, "a.xlsx", actor=actor)
     got = people()
     assert got["Rossi", "Anna"].notes == '=HYPERLINK("http://x","clic")' and got["Verdi", "=1+1"].notes == "@SUM(A1)"
     api = client_for(actor.user)
@@ -252,7 +252,7 @@ def test_an_export_imported_into_an_empty_room_gives_the_same_people(actor, fmt,
         "Bianchi;Anna;;;;;;;sì;Autoesclusione;",
         'D\'Amico;Léa;"=cmd";;;;;;;;',
     )
-    imports.run_import("people", data, "a.csv", actor=actor)
+    import_services.run_import("people", data, "a.csv", actor=actor)
     Person.objects.filter(last_name="Bianchi").update(hide_from_lookup=True)
     fields = (
         "last_name",
@@ -271,7 +271,7 @@ def test_an_export_imported_into_an_empty_room_gives_the_same_people(actor, fmt,
     before = sorted(Person.objects.values_list(*fields))
     exported = client_for(actor.user).get(f"/api/v1/exports/people/?format_type={fmt}").content
     Person.objects.all().delete()
-    assert imports.run_import("people", exported, f"people.{fmt}", actor=actor).counts()["created"] == 3
+    assert import_services.run_import("people", exported, f"people.{fmt}", actor=actor).counts()["created"] == 3
     assert sorted(Person.objects.values_list(*fields)) == before
 
 
@@ -380,13 +380,13 @@ def test_an_uploaded_sheet_is_forgotten_after_its_time_and_its_bytes_once_import
     from tournaments.tasks import forget_import_files
 
     actor = Actor(director)
-    old = imports.keep_file("people", italian_csv("Rossi;Anna;;;;;;;;;"), "a.csv", actor=actor)
-    fresh = imports.keep_file("people", italian_csv("Bianchi;Ada;;;;;;;;;"), "c.csv", actor=actor)
-    ImportFile.objects.filter(pk=old.pk).update(created_at=timezone.now() - imports.KEPT_FOR - timedelta(minutes=1))
+    old = import_services.keep_file("people", italian_csv("Rossi;Anna;;;;;;;;;"), "a.csv", actor=actor)
+    fresh = import_services.keep_file("people", italian_csv("Bianchi;Ada;;;;;;;;;"), "c.csv", actor=actor)
+    ImportFile.objects.filter(pk=old.pk).update(created_at=timezone.now() - import_services.KEPT_FOR - timedelta(minutes=1))
     forget_import_files()  # beat's task: no upload needed for the old one to go
     assert list(ImportFile.objects.values_list("pk", flat=True)) == [fresh.pk]
-    kept = imports.keep_file("people", italian_csv("Verdi;Ugo;;;;;;;;;"), "b.csv", actor=actor)
-    imports.import_kept(kept, actor=actor)
+    kept = import_services.keep_file("people", italian_csv("Verdi;Ugo;;;;;;;;;"), "b.csv", actor=actor)
+    import_services.import_kept(kept, actor=actor)
     kept.refresh_from_db()
     assert bytes(kept.data) == b"" and kept.result["created"] == 1
 
@@ -410,9 +410,9 @@ def test_ten_thousand_people_come_in_with_as_many_queries_as_ten(actor):
 
     def queries(data):
         with CaptureQueriesContext(connection) as preview:
-            assert imports.preview("people", data, "soci.csv").counts()["created"] == data.count(b"\r\n") - 1
+            assert import_services.preview("people", data, "soci.csv").counts()["created"] == data.count(b"\r\n") - 1
         with CaptureQueriesContext(connection) as written:
-            imports.run_import("people", data, "soci.csv", actor=actor)
+            import_services.run_import("people", data, "soci.csv", actor=actor)
         return len(preview), len(written)
 
     few = queries(room_of(10))
@@ -420,4 +420,4 @@ def test_ten_thousand_people_come_in_with_as_many_queries_as_ten(actor):
     assert Person.objects.count() == 10_010 and Person.objects.filter(banned=True).count() == 201
     assert many[0] == few[0], (few, many)  # the preview: one read of the people, however many rows
     assert many[1] <= few[1] + 10_000 // 50, (few, many)  # the import: INSERTs of many rows each (SQLite: its variables' limit)
-    assert imports.preview("people", room_of(10_000, start=10), "soci.csv").counts()["unchanged"] == 10_000
+    assert import_services.preview("people", room_of(10_000, start=10), "soci.csv").counts()["unchanged"] == 10_000

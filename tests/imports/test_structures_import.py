@@ -12,8 +12,8 @@ from django.core.management.base import CommandError
 
 from tdmanager.errors import DomainError
 from tournaments.eventlog.actions import Action
-from tournaments.imports import rules as importing
-from tournaments.imports import services as imports
+from tournaments.imports import rules as import_rules
+from tournaments.imports import services as import_services
 from tournaments.models import BlindStructure, Tournament, TournamentEvent
 from tournaments.structures import services as structures
 
@@ -50,9 +50,9 @@ SANREMO = italian_csv(
 
 
 def test_an_italian_excel_csv_in_windows_1252_makes_a_structure_named_as_its_file(actor):
-    p = imports.preview("structure", SANREMO, "Deep Sanremo.csv")
+    p = import_services.preview("structure", SANREMO, "Deep Sanremo.csv")
     assert p.counts()["created"] == 5 and p.counts()["refused"] == 0
-    imports.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
+    import_services.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
     assert levels("Deep Sanremo") == [
         ("LEVEL", 100, 200, 0, 20),
         ("LEVEL", 200, 400, 50, 20),
@@ -71,7 +71,7 @@ def test_a_comma_csv_in_english_with_a_kind_column_and_every_field_of_a_level():
         b",break,,,,,10,,yes,25 ; 5,race off the 25s\r\n"
         b"2,level,100,200,200,yes,15,PLO,,,\r\n"
     )
-    p = imports.preview("structure", data, "turbo.csv", options={"name": "Turbo Thursday"})
+    p = import_services.preview("structure", data, "turbo.csv", options={"name": "Turbo Thursday"})
     assert [r.status for r in p.rows] == ["created"] * 3
     level1, pause, level2 = (r.values for r in p.rows)
     assert (level1["small_blind"], level1["big_blind"], level1["ante"], level1["game"], level1["big_blind_ante"]) == (25, 50, 0, "NLHE", False)
@@ -89,13 +89,13 @@ def test_an_xlsx_with_number_cells_a_break_row_and_a_level_as_a_clock_program_wr
     data = xlsx(
         [["LIVELLO", "SB", "BB", "Ante", "Durata"], ["Livello 1", 500, 1000, 1000, "30:00"], ["Break", None, None, None, 10], [2, 1000, 2000, 2000, 30]]
     )
-    imports.run_import("structure", data, "whatever.xlsx", actor=actor, options={"name": "High Roller"})
+    import_services.run_import("structure", data, "whatever.xlsx", actor=actor, options={"name": "High Roller"})
     assert levels("High Roller") == [("LEVEL", 500, 1000, 1000, 30), ("BREAK", 0, 0, 0, 10), ("LEVEL", 1000, 2000, 2000, 30)]
 
 
 def test_a_chart_with_one_column_for_both_blinds():
     data = "Livello;Bui;Ante;Minuti\r\n1;100/200;;20\r\n2;1.000 - 2.000;2.000;20\r\n3;tanti;;20\r\n".encode("cp1252")
-    p = imports.preview("structure", data, "bui.csv")
+    p = import_services.preview("structure", data, "bui.csv")
     assert [(r.values.get("small_blind"), r.values.get("big_blind"), r.values.get("ante")) for r in p.rows[:2]] == [(100, 200, 0), (1000, 2000, 2000)]
     assert p.rows[2].status == "refused" and "100/200" in p.rows[2].reason
 
@@ -116,54 +116,54 @@ REFUSALS = [
 @pytest.mark.parametrize("rows, refused, words", REFUSALS)
 def test_each_refusal_names_its_row_and_nothing_is_written(actor, rows, refused, words):
     data = italian_csv(*rows)
-    p = imports.preview("structure", data, "Refused.csv")
+    p = import_services.preview("structure", data, "Refused.csv")
     assert [r.line for r in p.refused()] == refused
     assert all(words in r.reason for r in p.refused()), [r.reason for r in p.refused()]
     with pytest.raises(DomainError) as exc:
-        imports.run_import("structure", data, "Refused.csv", actor=actor)
+        import_services.run_import("structure", data, "Refused.csv", actor=actor)
     assert exc.value.code == "rows_refused"
     assert not BlindStructure.objects.filter(name="Refused").exists()
 
 
 def test_a_kind_column_that_is_neither_level_nor_break_and_chips_removed_at_a_level_are_refused():
     data = b"Level,Kind,SB,BB,Minutes,Chips removed,Game\r\n1,livello,100,200,20,,\r\n2,bonus,200,400,20,,\r\n3,level,300,600,20,25,\r\n4,level,400,800,20,,Briscola\r\n"
-    p = imports.preview("structure", data, "x.csv")
+    p = import_services.preview("structure", data, "x.csv")
     reasons = {r.line: r.reason for r in p.refused()}
     assert set(reasons) == {3, 4, 5}
     assert "neither a level nor a break" in reasons[3] and "removed at a break" in reasons[4] and "configured games" in reasons[5]
 
 
 def test_a_refused_row_in_the_middle_leaves_the_stored_structure_as_it_was(actor):
-    imports.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
+    import_services.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
     before = levels("Deep Sanremo")
     changed = italian_csv("1;100;200;0;25;", "2;200;400;50;25;", "3;300;100;75;25;", "4;400;800;100;25;")
     with pytest.raises(DomainError):
-        imports.run_import("structure", changed, "Deep Sanremo.csv", actor=actor)
+        import_services.run_import("structure", changed, "Deep Sanremo.csv", actor=actor)
     assert levels("Deep Sanremo") == before
 
 
 def test_the_same_file_twice_changes_nothing_and_a_changed_level_shows_what_changes(actor):
-    imports.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
+    import_services.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
     saved = TournamentEvent.objects.filter(action=Action.TOURNAMENTS_STRUCTURE_SAVED).count()
-    p = imports.preview("structure", SANREMO, "Deep Sanremo.csv")
+    p = import_services.preview("structure", SANREMO, "Deep Sanremo.csv")
     assert p.counts() == {"created": 0, "updated": 0, "unchanged": 5, "duplicate": 0, "refused": 0}
-    imports.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
+    import_services.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
     assert TournamentEvent.objects.filter(action=Action.TOURNAMENTS_STRUCTURE_SAVED).count() == saved
     assert BlindStructure.objects.filter(name="Deep Sanremo").count() == 1
 
     changed = italian_csv("1;100;200;0;20;", "2;200;500;50;20;", "Pausa;;;;15;Via le fiches da 25 (caffè)", "3;300;600;75;20;")
-    p = imports.preview("structure", changed, "Deep Sanremo.csv")
+    p = import_services.preview("structure", changed, "Deep Sanremo.csv")
     assert [r.status for r in p.rows] == ["unchanged", "updated", "unchanged", "updated"]
     assert p.rows[1].changes == {"big_blind": (400, 500)}
     assert p.rows[3].changes == {"rows": (5, 4)}  # the stored fifth level goes
-    imports.run_import("structure", changed, "Deep Sanremo.csv", actor=actor)
+    import_services.run_import("structure", changed, "Deep Sanremo.csv", actor=actor)
     assert levels("Deep Sanremo") == [("LEVEL", 100, 200, 0, 20), ("LEVEL", 200, 500, 50, 20), ("BREAK", 0, 0, 0, 15), ("LEVEL", 300, 600, 75, 20)]
 
 
 def test_a_structure_a_started_tournament_plays_is_not_replaced(actor, make_tournament):
-    imports.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
+    import_services.run_import("structure", SANREMO, "Deep Sanremo.csv", actor=actor)
     make_tournament(structure=BlindStructure.objects.get(name="Deep Sanremo"), status=Tournament.RUNNING)
-    p = imports.preview("structure", italian_csv("1;100;200;0;30;"), "Deep Sanremo.csv")
+    p = import_services.preview("structure", italian_csv("1;100;200;0;30;"), "Deep Sanremo.csv")
     assert p.counts()["refused"] == 1 and "has started" in p.rows[0].reason
 
 
@@ -195,13 +195,13 @@ def test_the_round_trip_gives_the_same_structure_in_an_empty_database(actor, fmt
 
     st = structures.save_structure(name="Mixed Sunday", items=WRITTEN, actor=actor)
     with translation.override(language):
-        data, filename = importing.export_file("structure", fmt, {"structure": str(st.pk)})
+        data, filename = import_rules.export_file("structure", fmt, {"structure": str(st.pk)})
     assert filename == f"Mixed Sunday.{fmt}"
     if fmt == "csv":
         assert b"'=HYPERLINK" in data  # no spreadsheet runs it
     BlindStructure.objects.all().delete()
     with translation.override(language):
-        imports.run_import("structure", data, filename, actor=actor)
+        import_services.run_import("structure", data, filename, actor=actor)
     assert every_field("Mixed Sunday") == EXPECTED
 
 
@@ -214,7 +214,7 @@ def test_a_formula_cell_of_an_xlsx_is_stored_as_its_text(actor):
             [2, 200, 400, 20, None],
         ]
     )
-    imports.run_import("structure", data, "Formula.xlsx", actor=actor)
+    import_services.run_import("structure", data, "Formula.xlsx", actor=actor)
     st = BlindStructure.objects.get(name="Formula")
     assert [i.color_up for i in st.items.order_by("position")] == ["=1+1", '=HYPERLINK("http://x","go")', ""]
 

@@ -14,7 +14,7 @@ from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.payouts.bounty_setup import bounty_event
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
 from tournaments.setup import lifecycle
 
@@ -180,7 +180,7 @@ def test_a_re_entry_buys_a_new_bounty_and_the_money_still_balances(make_tourname
     )
     e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
     again = cashier.reenter(t, e[1].person, method="CASH", actor=cashier_actor).entry
     assert again.ledger.get().bounty_amount == D("50") and head(again) == D("50")
@@ -226,7 +226,7 @@ def test_a_busted_player_in_a_bounty_event_re_enters_rather_than_rebuys(make_tou
     )
     e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
     with pytest.raises(DomainError) as refused:
         cashier.rebuy(e[1], method="CASH", actor=cashier_actor)

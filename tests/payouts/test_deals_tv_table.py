@@ -14,7 +14,7 @@ from seating.models import Table
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import Clock, Entry, TournamentEvent
@@ -138,7 +138,7 @@ def two_tables(make_tournament, make_person, cashier_actor, actor):
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
     t.refresh_from_db()
     if Clock.objects.get(tournament=t).status != Clock.RUNNING:
-        clockctl.start_clock(t, actor=actor)
+        clock_services.start_clock(t, actor=actor)
     return t
 
 

@@ -12,7 +12,7 @@ from payouts import selectors as sel
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.models import Entry
 from tournaments.setup import lifecycle
 
@@ -35,7 +35,7 @@ def test_nothing_is_sold_once_one_player_is_left(make_tournament, make_person, c
     t.refresh_from_db()
     seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
     seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
-    assert clockview.late_registration_open(t)
+    assert clock_selectors.late_registration_open(t)
     assert Entry.objects.get(pk=e[0].pk).place == 1  # the winner, the envelope left carried over
     with pytest.raises(DomainError) as late:
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)

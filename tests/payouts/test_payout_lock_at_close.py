@@ -13,7 +13,7 @@ from payouts.models import PayoutTable
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Tournament
@@ -30,7 +30,7 @@ def commits(django_capture_on_commit_callbacks):
 
     def jump(t, level, actor):
         with django_capture_on_commit_callbacks(execute=True):
-            clockctl.jump_to(t, item_index_of_level(t, level), actor=actor)
+            clock_services.jump_to(t, item_index_of_level(t, level), actor=actor)
 
     return jump
 
@@ -41,7 +41,7 @@ def running(make_tournament, make_person, cashier_actor, actor, n=10, **kw):
         cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
     t.refresh_from_db()
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     return t
 
 

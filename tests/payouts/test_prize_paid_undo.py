@@ -46,11 +46,11 @@ def test_a_bust_that_would_share_a_place_already_paid_waits_for_the_next_hand(ma
     the three shared 2nd: their paid prizes grew by 16.31 each ("differenza 32,63"). A bust that
     would share a place already paid is refused until the hand is over (or the payment reversed)."""
     from tdmanager.errors import DomainError
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
 
     t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, bounty="NONE")
-    clockctl.start_clock(t, actor=actor)
-    clockctl.start_hand_for_hand(t, actor=actor, reason="bubble")
+    clock_services.start_clock(t, actor=actor)
+    clock_services.start_hand_for_hand(t, actor=actor, reason="bubble")
     seating.record_bust(t, [{"entry": e[0].pk}], actor=actor)
     seating.record_bust(t, [{"entry": e[1].pk}], actor=actor)  # the same hand: they share 3rd
     assert [Entry.objects.get(pk=x.pk).place for x in e[:2]] == [3, 3]
@@ -69,7 +69,7 @@ def test_a_bust_that_would_share_a_place_already_paid_waits_for_the_next_hand(ma
     assert Entry.objects.get(pk=e[2].pk).status == Entry.ACTIVE
     assert [Entry.objects.get(pk=x.pk).place for x in e[:2]] == [3, 3]
 
-    clockctl.h4h_next_hand(t, actor=actor)  # the hand is over at every table
+    clock_services.h4h_next_hand(t, actor=actor)  # the hand is over at every table
     seating.record_bust(t, [{"entry": e[2].pk}], actor=actor)
     assert [Entry.objects.get(pk=x.pk).place for x in e[:3]] == [3, 3, 2]
     assert reports.reconciliation_data(Tournament.objects.get(pk=t.pk))["balanced"]

@@ -8,7 +8,7 @@ from seating.models import Bust, PendingMove, Table
 from tdmanager.errors import DomainError
 from tdmanager.transactions import unit_of_work
 from tournaments import signals
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import Entry, TournamentEvent
 from tournaments.signals import announce
 
@@ -70,8 +70,8 @@ def test_players_out_on_one_hand_must_be_at_one_table(started, actor):
 def hand_for_hand(started, actor):
     def make(**kw):
         t = started(20, **kw)
-        clockctl.start_clock(t, actor=actor)
-        clockctl.start_hand_for_hand(t, actor=actor, reason="bubble")
+        clock_services.start_clock(t, actor=actor)
+        clock_services.start_hand_for_hand(t, actor=actor, reason="bubble")
         return t
 
     return make
@@ -203,10 +203,10 @@ def test_a_second_hand_for_hand_session_does_not_join_the_first_ones_hand(hand_f
     t = hand_for_hand()
     a = seat_map(t)[1][min(seat_map(t)[1])]
     services.record_bust(t, [a], actor=actor)  # hand-for-hand hand 1
-    clockctl.end_hand_for_hand(t, actor=actor)
+    clock_services.end_hand_for_hand(t, actor=actor)
     b = seat_map(t)[2][min(seat_map(t)[2])]
     services.record_bust(t, [b], actor=actor)  # normal play
-    clockctl.start_hand_for_hand(t, actor=actor)  # hand 1 again
+    clock_services.start_hand_for_hand(t, actor=actor)  # hand 1 again
     c = next(iter(seat_map(t)[1].values()))
     services.record_bust(t, [c], actor=actor)
     assert (place(a), place(b), place(c)) == (20, 19, 18)

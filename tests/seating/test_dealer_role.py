@@ -7,7 +7,7 @@ from django.test import Client
 
 from seating import services
 from tests.conftest import client_for, make_user
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, HandForHandReport
 
@@ -23,8 +23,8 @@ def dealer(db):
 
 def test_role01_the_dealer_reports_a_player_out_and_the_hand_for_hand_hand_from_his_table_page(started, actor, dealer):
     t = started(20)
-    clockctl.start_clock(t, actor=actor)
-    clockctl.start_hand_for_hand(t, actor=actor, reason="bubble")
+    clock_services.start_clock(t, actor=actor)
+    clock_services.start_hand_for_hand(t, actor=actor, reason="bubble")
     table_1 = seat_map(t)[1]
     first_seat = min(table_1)
     out = table_1[first_seat]

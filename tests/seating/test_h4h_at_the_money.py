@@ -12,8 +12,8 @@ from payouts import selectors as payouts
 from seating import services as seating
 from seating.models import Bust, Seat
 from tournaments.cashier import services as cashier
-from tournaments.clock import rules as engine
-from tournaments.clock import services as clockctl
+from tournaments.clock import rules as clock_rules
+from tournaments.clock import services as clock_services
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, Entry
 from tournaments.oversight.selectors import event_sentences
@@ -45,11 +45,11 @@ def bubble(make_tournament, make_person, actor, cashier_actor):
         for _ in range(16):
             cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
         lifecycle.start(t, actor=actor, prestart_report_sent=True)
-        clockctl.start_clock(t, actor=actor, now=T0)
+        clock_services.start_clock(t, actor=actor, now=T0)
         while left(t) > players_left:
             seating.record_bust(t, [player_at(t, 1 + left(t) % 2)], actor=actor)
         assert payouts.places_paid(t) == 12 and left(t) == players_left
-        clockctl.start_hand_for_hand(t, actor=actor, reason="bubble", now=T0 + timedelta(minutes=2, seconds=30))
+        clock_services.start_hand_for_hand(t, actor=actor, reason="bubble", now=T0 + timedelta(minutes=2, seconds=30))
         return t
 
     return make
@@ -120,18 +120,18 @@ def test_hand_for_hand_announced_in_the_money_is_the_directors_to_end(bubble, ac
     for table in (1, 2):
         seating.hand_completed(t, table, actor=actor)
     assert (clock_of(t).status, clock_of(t).h4h_hand) == (Clock.HAND_FOR_HAND, 2)
-    clockctl.h4h_next_hand(t, actor=actor)  # the director's own "next hand" follows the same rule
+    clock_services.h4h_next_hand(t, actor=actor)  # the director's own "next hand" follows the same rule
     assert clock_of(t).h4h_hand == 3
 
 
 def test_the_rule_itself():
     # players left, places paid, players out in the hand → is it hand-for-hand's last hand?
-    assert engine.h4h_ends_with_hand(12, 12, 1)  # the 13th out: the money
-    assert engine.h4h_ends_with_hand(11, 12, 2)  # two out in the bubble hand
-    assert not engine.h4h_ends_with_hand(13, 12, 1)  # still the bubble
-    assert not engine.h4h_ends_with_hand(12, 12, 0)  # in the money before the hand began
-    assert not engine.h4h_ends_with_hand(12, 12, 1, ends_at_money=False)
-    assert not engine.h4h_ends_with_hand(12, None, 1) and not engine.h4h_ends_with_hand(12, 0, 1)  # no payout table
+    assert clock_rules.h4h_ends_with_hand(12, 12, 1)  # the 13th out: the money
+    assert clock_rules.h4h_ends_with_hand(11, 12, 2)  # two out in the bubble hand
+    assert not clock_rules.h4h_ends_with_hand(13, 12, 1)  # still the bubble
+    assert not clock_rules.h4h_ends_with_hand(12, 12, 0)  # in the money before the hand began
+    assert not clock_rules.h4h_ends_with_hand(12, 12, 1, ends_at_money=False)
+    assert not clock_rules.h4h_ends_with_hand(12, None, 1) and not clock_rules.h4h_ends_with_hand(12, 0, 1)  # no payout table
 
 
 def test_hand_for_hand_announced_again_right_after_the_money_is_a_new_one(bubble, actor):
@@ -140,7 +140,7 @@ def test_hand_for_hand_announced_again_right_after_the_money_is_a_new_one(bubble
     seating.record_bust(t, [bubble_out], actor=actor, table=1)
     for table in (1, 2):
         seating.hand_completed(t, table, actor=actor)  # the money: over
-    clockctl.start_hand_for_hand(t, actor=actor, reason="the final table's bubble")  # no bust since
+    clock_services.start_hand_for_hand(t, actor=actor, reason="the final table's bubble")  # no bust since
     assert build_snapshot(t)["h4h_done"] == []  # nobody has played this announcement's first hand
     out = seating.hand_completed(t, 1, actor=actor)
     assert out.hand_for_hand["waiting"] == [2] and clock_of(t).status == Clock.HAND_FOR_HAND

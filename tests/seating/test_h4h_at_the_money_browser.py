@@ -11,7 +11,7 @@ from seating.models import Seat
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, Entry
 from tournaments.phone.views import phone_path
@@ -32,10 +32,10 @@ def test_the_screens_speak_of_the_money_while_the_bubble_hand_ends(browser_page,
     for _ in range(16):
         cashier.register(t, make_person(), method="CASH", actor=actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     while t.entries.filter(status=Entry.ACTIVE).count() > 13:
         seating.record_bust(t, [player_at(t, 1 + t.entries.filter(status=Entry.ACTIVE).count() % 2)], actor=actor)
-    clockctl.start_hand_for_hand(t, actor=actor, reason="bolla")
+    clock_services.start_hand_for_hand(t, actor=actor, reason="bolla")
     seating.record_bust(t, [player_at(t, 1)], actor=actor, table=1)  # the 13th out: 12 left, 12 paid
     seating.hand_completed(t, 1, actor=actor)  # table 2 still plays the hand
     DisplayScreen.objects.create(name="Lobby", tournament=t, token="money-lobby", show={"sounds": False})

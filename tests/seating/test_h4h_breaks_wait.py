@@ -12,7 +12,7 @@ the last table has reported the hand complete."""
 import pytest
 
 from tests.conftest import client_for, make_user
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import Entry
 
 from .test_support import seat_map, started  # noqa: F401 (fixture)
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.django_db
 
 def test_no_table_breaks_before_every_table_has_finished_the_hand(started, actor):
     t = started(19)
-    clockctl.start_clock(t, actor=actor)
-    clockctl.start_hand_for_hand(t, actor=actor, reason="bubble")
+    clock_services.start_clock(t, actor=actor)
+    clock_services.start_hand_for_hand(t, actor=actor, reason="bubble")
     before = seat_map(t)
     assert sorted(len(s) for s in before.values()) == [6, 6, 7]
     dealer = client_for(make_user("deal", "dealer"))

@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from seating import selectors, services
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import Tournament
 from tournaments.setup import lifecycle
 
@@ -22,7 +22,7 @@ def find(t, q):
 
 def test_the_answer_as_you_type_carries_the_seat_the_move_and_the_clock(started, actor):
     t = started(12)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     entry = t.entries.get(number=4)
     entry.person.first_name, entry.person.last_name = "Giulia", "Bianchi"
     entry.person.save()

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from seating import selectors, services
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.setup import lifecycle
 
 from .test_support import started  # noqa: F401 (fixture)
@@ -21,7 +21,7 @@ def test_the_seat_lookup_searches_as_you_type_and_shows_the_clock(browser_page, 
     page = browser_page
     page.set_viewport_size({"width": 390, "height": 844})
     t = started(12)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     entry = t.entries.get(number=4)
     entry.person.first_name, entry.person.last_name = "Giulia", "Bianchi"
     entry.person.save()

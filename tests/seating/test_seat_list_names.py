@@ -6,7 +6,7 @@ showed the old name on the seat pages until somebody moved. A name change builds
 import pytest
 
 from tournaments.eventlog.services import Actor
-from tournaments.live import seats as live_seats
+from tournaments.live import seats
 from tournaments.models import Entry, Tournament
 from tournaments.people import privacy
 from tournaments.people.names import public_name
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def names(t) -> list[str]:
-    return [s["name"] for s in live_seats.seat_page(t.pk, 1, 200)["seats"]]
+    return [s["name"] for s in seats.seat_page(t.pk, 1, 200)["seats"]]
 
 
 def test_a_corrected_name_shows_on_the_seat_pages_at_once(started, api, director):

@@ -15,7 +15,7 @@ from seating.selectors.busts import busts
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
 from tournaments.cashier.services import registration
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import Entry
 from tournaments.setup import lifecycle
 
@@ -105,8 +105,8 @@ def test_only_busts_next_to_each_other_at_different_tables_outside_hand_for_hand
     with pytest.raises(DomainError) as e:
         services.mark_simultaneous(t, [bust[a], bust[c]], actor=actor, reason="r")
     assert e.value.code == "not_consecutive"
-    clockctl.start_clock(t, actor=actor)
-    clockctl.start_hand_for_hand(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
+    clock_services.start_hand_for_hand(t, actor=actor)
     x, y = one_per_table(t)
     with pytest.raises(DomainError) as e:
         services.record_bust(t, [x, y], actor=actor, simultaneous=True)

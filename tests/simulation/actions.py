@@ -38,16 +38,16 @@ from tdmanager.errors import DomainError
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.cashier.services import registration
-from tournaments.clock import rules as clock_engine
-from tournaments.clock import selectors as clockview
-from tournaments.clock import services as clockctl
+from tournaments.clock import rules as clock_rules
+from tournaments.clock import selectors as clock_selectors
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.floor import selectors as floor_selectors
 from tournaments.floor import services as floor
 from tournaments.formats.services import stackchoice
 from tournaments.house import HouseRules
-from tournaments.imports import rules as importing
-from tournaments.imports import services as imports
+from tournaments.imports import rules as import_rules
+from tournaments.imports import services as import_services
 from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, WaitingStart
 from tournaments.people import privacy
 from tournaments.people import services as people
@@ -109,7 +109,7 @@ def undecided(t: Tournament) -> bool:
 def _selling(t: Tournament) -> bool:
     """The desk still sells entries in ``t``: registering, or running with late registration open
     and its winner not decided."""
-    return t.status == Tournament.REGISTERING or (t.status == Tournament.RUNNING and undecided(t) and clockview.late_registration_open(t))
+    return t.status == Tournament.REGISTERING or (t.status == Tournament.RUNNING and undecided(t) and clock_selectors.late_registration_open(t))
 
 
 def _mostly(world: World, rng, offers, *statuses, stray: float = 0.15) -> Tournament:
@@ -161,7 +161,7 @@ def _rebuys(t: Tournament) -> bool:
 
 def _rebuying(t: Tournament) -> bool:
     """A rebuy event still in its rebuy period (past its last rebuy level the desk refuses)."""
-    return _rebuys(t) and t.status == Tournament.RUNNING and not clockview.level_has_ended(t, HouseRules.of(t).rebuy_level(t))
+    return _rebuys(t) and t.status == Tournament.RUNNING and not clock_selectors.level_has_ended(t, HouseRules.of(t).rebuy_level(t))
 
 
 def _bounty_kind(t: Tournament) -> str:
@@ -321,12 +321,12 @@ def declare_rebuy(world: World, rng) -> str:
 
 def _addon_break(t: Tournament) -> int | None:
     """The structure item of the scheduled break after the add-on level (its window), if any."""
-    items = clockview.structure_items(t)
+    items = clock_selectors.structure_items(t)
     try:
-        at = clock_engine.level_index(items, t.addon_after_level) + 1
-    except clock_engine.ClockError:
+        at = clock_rules.level_index(items, t.addon_after_level) + 1
+    except clock_rules.ClockError:
         return None
-    return at if at < len(items) and isinstance(items[at], clock_engine.Break) else None
+    return at if at < len(items) and isinstance(items[at], clock_rules.Break) else None
 
 
 @action(weight=5)
@@ -335,14 +335,17 @@ def addon(world: World, rng) -> str:
     day: mostly the director brings the clock to it, as he does when the tables are ready for the
     break; before it, past it, or outside a rebuy event, the desk refuses."""
     t = _mostly(
-        world, rng, lambda t: _rebuys(t) and t.addon_after_level is not None and clockview.item_index_now(t) <= (_addon_break(t) or -1), Tournament.RUNNING
+        world,
+        rng,
+        lambda t: _rebuys(t) and t.addon_after_level is not None and clock_selectors.item_index_now(t) <= (_addon_break(t) or -1),
+        Tournament.RUNNING,
     )
     entry = pick(rng, world.entries(t, Entry.ACTIVE), "player")
     at = _addon_break(t) if t.addon_after_level is not None else None
     if at is not None and rng.random() < 0.9:
-        here = clockview.item_index_now(t)
+        here = clock_selectors.item_index_now(t)
         if here < at:
-            clockctl.jump_to(t, at, actor=world.director, reason="the add-on break")
+            clock_services.jump_to(t, at, actor=world.director, reason="the add-on break")
     sale = cashier.addon(entry, method=_method(rng), actor=world.cashier(rng))
     return f"add-on for #{entry.number} in {t.name} ({sale.row.total})"
 
@@ -685,7 +688,7 @@ def time_passes(world: World, rng) -> str:
     """Minutes go by; the beat's sweep ends the levels that are due."""
     minutes = rng.choice([5, 10, 20, 40])
     world.traveller.shift(minutes * 60)
-    changed = clockctl.sweep()
+    changed = clock_services.sweep()
     waited = lifecycle.start_waiting()  # the beat tries the starts waiting for tables too
     if rng.random() < 0.2:
         waiting = list(WaitingStart.objects.filter(tournament__in=world.events).order_by("pk"))
@@ -698,29 +701,29 @@ def time_passes(world: World, rng) -> str:
 @action(weight=1)
 def clock_jump(world: World, rng) -> str:
     t = _event(world, rng, Tournament.RUNNING)
-    items = clockview.structure_items(t)
-    now_at = clockview.item_index_now(t)
+    items = clock_selectors.structure_items(t)
+    now_at = clock_selectors.item_index_now(t)
     target = min(len(items) - 1, now_at + rng.choice([1, 1, 2]))
-    clockctl.jump_to(t, target, actor=world.director, reason="catching up")
+    clock_services.jump_to(t, target, actor=world.director, reason="catching up")
     return f"clock of {t.name} jumped to item {target}"
 
 
 @action(weight=1)
 def pause_resume(world: World, rng) -> str:
     t = _event(world, rng, Tournament.RUNNING)
-    clockctl.pause(t, actor=world.director, reason="dealer change")
-    clockctl.resume(t, actor=world.director, reason="dealers back")
+    clock_services.pause(t, actor=world.director, reason="dealer change")
+    clock_services.resume(t, actor=world.director, reason="dealers back")
     return f"paused and resumed {t.name}"
 
 
 @action(weight=1)
 def hand_for_hand(world: World, rng) -> str:
     t = _event(world, rng, Tournament.RUNNING)
-    clockctl.start_hand_for_hand(t, actor=world.director, reason="bubble")
-    for table in clockctl.tables_in_play(t):
-        clockctl.report_hand_complete(t, table, actor=world.floor)
+    clock_services.start_hand_for_hand(t, actor=world.director, reason="bubble")
+    for table in clock_services.tables_in_play(t):
+        clock_services.report_hand_complete(t, table, actor=world.floor)
     if _hand_for_hand(t) and rng.random() < 0.7:  # a hand that reached the money ended it already
-        clockctl.end_hand_for_hand(t, actor=world.director, reason="bubble burst")
+        clock_services.end_hand_for_hand(t, actor=world.director, reason="bubble burst")
     return f"hand-for-hand in {t.name}"
 
 
@@ -748,10 +751,10 @@ def lock_payout_table(world: World, rng) -> str:
     """The director publishes the payout table once registration has closed (PAY-05: the pool is
     final); on a cancelled event the product refuses."""
     if rng.random() < 0.8:  # where it is still to publish (now and then anywhere: locked, cancelled)
-        t = _where(world, rng, lambda t: psel.table_state(t) != PayoutTable.LOCKED and not clockview.late_registration_open(t), Tournament.RUNNING)
+        t = _where(world, rng, lambda t: psel.table_state(t) != PayoutTable.LOCKED and not clock_selectors.late_registration_open(t), Tournament.RUNNING)
     else:
         t = _event(world, rng, Tournament.RUNNING, Tournament.CANCELLED)
-    if t.status == Tournament.RUNNING and clockview.late_registration_open(t):
+    if t.status == Tournament.RUNNING and clock_selectors.late_registration_open(t):
         raise Skip("registration still open: the table locks itself when it closes")
     payouts.lock_payout_table(t, actor=world.director)
     return f"locked {t.name}'s payout table"
@@ -797,7 +800,7 @@ def pay_prize(world: World, rng) -> str:
     if not due["released"] and rng.random() < 0.85:
         # the player is at the desk before the ranking is signed: the cashier calls the director
         # and the controller, who publish the payout table (where it can be) and sign; else refused
-        if psel.table_state(t) != PayoutTable.LOCKED and not (t.status == Tournament.RUNNING and clockview.late_registration_open(t)):
+        if psel.table_state(t) != PayoutTable.LOCKED and not (t.status == Tournament.RUNNING and clock_selectors.late_registration_open(t)):
             payouts.lock_payout_table(t, actor=world.director)
         _sign(world, t)
     payouts.pay_prize(entry, method=LedgerRow.CASH, actor=world.cashier(rng))
@@ -815,7 +818,7 @@ def deal(world: World, rng) -> str:
     if psel.table_state(t) != PayoutTable.LOCKED and rng.random() < 0.9:
         # a deal is made on the published table: the director publishes it, or the players wait
         # for registration to close (now and then they ask anyway: refused, table not locked)
-        if clockview.late_registration_open(t):
+        if clock_selectors.late_registration_open(t):
             raise Skip("registration open: the payout table is not published yet")
         payouts.lock_payout_table(t, actor=world.director)
     stacks = _stacks_in_play(rng, live)
@@ -995,47 +998,46 @@ def design_the_lobby(world: World, rng) -> str:
     screen given a layout for play, the breaks or the final table, a screen made the speaker, or a
     layout deleted (refused while a screen shows it)."""
     from tournaments.models import DisplayScreen, ScreenLayout
-    from tournaments.screens import rules as layouts
-    from tournaments.screens import services as layout_service
-    from tournaments.screens import services as screens
+    from tournaments.screens import rules as screen_rules
+    from tournaments.screens import services as screen_services
 
     world.designed = True
     roll = rng.random()
     if roll < 0.1:  # a logo uploaded, a layout shared with another room and imported there
         out = io.BytesIO()
         Image.new("RGB", (rng.randrange(8, 64), rng.randrange(8, 64)), (rng.randrange(256), 0, 0)).save(out, format="PNG")
-        logo = layout_service.upload_image(name=f"sim logo {rng.randrange(1000)}", content=out.getvalue(), actor=world.director)
-        design = copy.deepcopy(layouts.BUILTIN["default"]["design"])
-        design["blocks"][0]["w"] = layouts.GRID - 2  # the name makes room: a block may not cover another
-        design["blocks"].append({"kind": "logo", "x": layouts.GRID - 2, "y": 0, "w": 2, "h": 2, "image": logo.pk})
-        made = layout_service.save_layout(name=f"sim shared {world.seed % 1000}-{rng.randrange(10**6)}", design=design, actor=world.director)
-        imported = layout_service.import_layout(layout_service.export_layout(f"layout:{made.pk}"), actor=world.director)
-        shown = layout_service.image_addresses([imported.design])  # what a screen showing it is given
+        logo = screen_services.upload_image(name=f"sim logo {rng.randrange(1000)}", content=out.getvalue(), actor=world.director)
+        design = copy.deepcopy(screen_rules.BUILTIN["default"]["design"])
+        design["blocks"][0]["w"] = screen_rules.GRID - 2  # the name makes room: a block may not cover another
+        design["blocks"].append({"kind": "logo", "x": screen_rules.GRID - 2, "y": 0, "w": 2, "h": 2, "image": logo.pk})
+        made = screen_services.save_layout(name=f"sim shared {world.seed % 1000}-{rng.randrange(10**6)}", design=design, actor=world.director)
+        imported = screen_services.import_layout(screen_services.export_layout(f"layout:{made.pk}"), actor=world.director)
+        shown = screen_services.image_addresses([imported.design])  # what a screen showing it is given
         if list(shown.values()) != [logo.digest]:
             raise AssertionError(f"the imported layout's logo is not addressed by its picture: {shown}")
         return f"layout {made.name} exported and imported as {imported.name}"
     if roll < 0.35:
-        base = layouts.BUILTIN[rng.choice(sorted(layouts.BUILTIN))]
+        base = screen_rules.BUILTIN[rng.choice(sorted(screen_rules.BUILTIN))]
         design = copy.deepcopy(base["design"])
         block = rng.choice(design["blocks"])
-        block["x"] = rng.randrange(0, layouts.GRID - block["w"] + (3 if rng.random() < 0.2 else 1))  # past the grid: refused
+        block["x"] = rng.randrange(0, screen_rules.GRID - block["w"] + (3 if rng.random() < 0.2 else 1))  # past the grid: refused
         block["bg"] = f"#{rng.randrange(0x1000000):06x}"
-        made = layout_service.save_layout(
+        made = screen_services.save_layout(
             name=f"sim layout {world.seed % 1000}-{rng.randrange(10**6)}", design=design, portrait=base["portrait"], actor=world.director
         )
         return f"layout {made.name} saved"
     if roll < 0.85:
         t = _event(world, rng, Tournament.REGISTERING, Tournament.RUNNING)
-        screen = DisplayScreen.objects.filter(tournament=t).order_by("pk").first() or screens.create_screen(
+        screen = DisplayScreen.objects.filter(tournament=t).order_by("pk").first() or screen_services.create_screen(
             {"name": f"TV {t.pk}", "tournament": t}, actor=world.director
         )
-        keys = [c["key"] for c in layout_service.choices()]
-        state = rng.choice(sorted(layouts.STATES))
+        keys = [c["key"] for c in screen_services.choices()]
+        state = rng.choice(sorted(screen_rules.STATES))
         chosen = {**(screen.layouts or {}), state: rng.choice(keys)}
-        screens.update_screen(screen, {"layouts": chosen, "speaker": rng.random() < 0.5}, actor=world.director)
+        screen_services.update_screen(screen, {"layouts": chosen, "speaker": rng.random() < 0.5}, actor=world.director)
         return f"{screen.name} shows {chosen[state]} ({state})"
     layout = pick(rng, ScreenLayout.objects.order_by("pk"), "stored layout")
-    layout_service.delete_layout(layout, actor=world.director)
+    screen_services.delete_layout(layout, actor=world.director)
     return f"layout {layout.name} deleted"
 
 
@@ -1130,9 +1132,9 @@ def import_people(world: World, rng) -> str:
     new players, one of them twice, now and then a refused row in the middle, which refuses the
     whole file (nothing written) until it is imported leaving it out."""
     fmt = rng.choice(["csv", "xlsx"])
-    data, name = importing.export_file("people", fmt)
+    data, name = import_rules.export_file("people", fmt)
     before = list(Person.objects.order_by("pk").values())
-    back = imports.run_import("people", data, name, actor=world.director)
+    back = import_services.run_import("people", data, name, actor=world.director)
     counts = back.counts()
     assert counts["created"] == counts["updated"] == counts["refused"] == 0, f"the people's own export came back as changes: {counts}"
     assert list(Person.objects.order_by("pk").values()) == before, "importing the people's own export changed someone"
@@ -1147,13 +1149,13 @@ def import_people(world: World, rng) -> str:
     people_before = Person.objects.count()
     if bad:
         try:
-            imports.run_import("people", sheet, "archivio.csv", actor=world.director)
+            import_services.run_import("people", sheet, "archivio.csv", actor=world.director)
         except DomainError as exc:
             assert exc.code == "rows_refused" and exc.extra["refused"][0]["row"] == 3, exc.as_dict()
         else:
             raise AssertionError("a sheet with a refused row was imported")
         assert Person.objects.count() == people_before, "a refused sheet wrote people"
-    p = imports.run_import("people", sheet, "archivio.csv", actor=world.director, skip_refused=bad)
+    p = import_services.run_import("people", sheet, "archivio.csv", actor=world.director, skip_refused=bad)
     assert p.counts()["created"] == 2 and p.counts()["duplicate"] == 1, p.counts()
     assert Person.objects.count() == people_before + 2
     return f"{len(before)} people out as {fmt} and back unchanged; 2 brought in from the room's records"

@@ -22,7 +22,7 @@ from payouts.models import SatelliteLink, Ticket
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.floor.selectors import chips_in_play
 from tournaments.formats import engine as fengine
 from tournaments.formats.models import (
@@ -42,8 +42,8 @@ from tournaments.formats.models import (
 )
 from tournaments.formats.selectors import bagging_summary
 from tournaments.formats.services import headsup, multiday, series, sitandgo, stackchoice, timed
-from tournaments.imports import rules as importing
-from tournaments.imports import services as imports
+from tournaments.imports import rules as import_rules
+from tournaments.imports import services as import_services
 from tournaments.models import Entry, Person, Tournament
 from tournaments.setup import lifecycle
 from tournaments.setup import services as setup
@@ -655,7 +655,7 @@ def finish_timed(world: World, rng) -> str:
         if te.ends_at - timezone.now() > timedelta(minutes=40):
             raise Skip("play goes on")
         world.traveller.shift(te.ends_at - timezone.now() + timedelta(minutes=rng.choice([0, 1, 4])))  # the room plays on to the limit
-        clockctl.sweep()
+        clock_services.sweep()
     stacks = _split(max(len(alive), chips_in_play(t)), len(alive), rng)
     if len(stacks) > 1 and rng.random() < 0.2:
         stacks[1] = stacks[0]  # two equal stacks: the tie rule decides
@@ -844,20 +844,20 @@ def import_league_results(world: World, rng) -> str:
     before = (SeriesPastResult.objects.count(), Person.objects.count())
     if bad:
         try:
-            imports.run_import("league", sheet, "lega.csv", actor=world.director, options=options)
+            import_services.run_import("league", sheet, "lega.csv", actor=world.director, options=options)
         except DomainError as exc:
             assert exc.code == "rows_refused" and exc.extra["refused"][0]["row"] == 3, exc.as_dict()
         else:
             raise AssertionError("a league sheet with a refused row was imported")
         assert (SeriesPastResult.objects.count(), Person.objects.count()) == before, "a refused league sheet wrote something"
-    p = imports.run_import("league", sheet, "lega.csv", actor=world.director, options=options, skip_refused=bad)
+    p = import_services.run_import("league", sheet, "lega.csv", actor=world.director, options=options, skip_refused=bad)
     assert p.counts()["created"] == 3, p.counts()
     assert (SeriesPastResult.objects.count(), Person.objects.count()) == (before[0] + 3, before[1] + 2)
-    again = imports.run_import("league", sheet, "lega.csv", actor=world.director, options=options, skip_refused=bad)
+    again = import_services.run_import("league", sheet, "lega.csv", actor=world.director, options=options, skip_refused=bad)
     assert again.counts()["created"] == again.counts()["updated"] == 0, again.counts()
     fmt = rng.choice(["csv", "xlsx"])
-    data, name = importing.export_file("league", fmt, options)
-    back = imports.preview("league", data, name, options=options).counts()
+    data, name = import_rules.export_file("league", fmt, options)
+    back = import_services.preview("league", data, name, options=options).counts()
     assert back["created"] == back["updated"] == back["refused"] == 0, f"the league's own export came back as changes: {back}"
     return f"{s.name}: 3 results of 2 events before this system brought in; its {fmt} export comes back unchanged"
 

@@ -22,9 +22,9 @@ from seating import services as seating
 from seating.models import Bust, PendingMove, Table
 from tournaments.cashier import services as cashier
 from tournaments.cashier.services import registration
-from tournaments.clock import rules as clock_engine
-from tournaments.clock import selectors as clockview
-from tournaments.clock import services as clockctl
+from tournaments.clock import rules as clock_rules
+from tournaments.clock import selectors as clock_selectors
+from tournaments.clock import services as clock_services
 from tournaments.floor import penalties
 from tournaments.floor import services as floor
 from tournaments.house import HouseRules
@@ -190,7 +190,7 @@ def _deal_event(world: World, rng) -> tuple[Tournament, list[Entry]]:
     else:
         t = _event_where(world, rng, lambda t: _at_final_table(t, world), Tournament.RUNNING)
     if psel.table_state(t) != PayoutTable.LOCKED:
-        if clockview.late_registration_open(t):
+        if clock_selectors.late_registration_open(t):
             raise Skip("registration open: the payout table is not published yet")
         payouts.lock_payout_table(t, actor=world.director)
     for stale in Deal.objects.filter(tournament=t, status=Deal.PROPOSED):
@@ -457,7 +457,7 @@ def royal_flush(world: World, rng) -> str:
     fund = psel.jackpot_fund()
     if fund is not None and psel.jackpot_lock(fund, timezone.now()) is not None and rng.random() < 0.9:
         raise Skip("the jackpot was won today")  # the floor knows (a second claim now and then: refused)
-    t = _event_where(world, rng, lambda t: _jackpot_event(t) and (not early or clockview.late_registration_open(t)), Tournament.RUNNING)
+    t = _event_where(world, rng, lambda t: _jackpot_event(t) and (not early or clock_selectors.late_registration_open(t)), Tournament.RUNNING)
     live = world.entries(t, Entry.ACTIVE)
     buyers = [e for e in live if psel.jackpot_paid_by(e)]
     pool = buyers if buyers and rng.random() < 0.9 else live
@@ -604,10 +604,10 @@ def cancel_penalty(world: World, rng) -> str:
 
 
 def _next_colour_up(t: Tournament) -> int | None:
-    items = clockview.structure_items(t)
-    here = clockview.item_index_now(t)
+    items = clock_selectors.structure_items(t)
+    here = clock_selectors.item_index_now(t)
     for i in range(here, min(len(items), here + 4)):
-        if isinstance(items[i], clock_engine.Break) and items[i].removes_denominations:
+        if isinstance(items[i], clock_rules.Break) and items[i].removes_denominations:
             return i
     return None
 
@@ -623,8 +623,8 @@ def chip_race(world: World, rng) -> str:
     target = _next_colour_up(t)
     if target is None:
         raise Skip("no colour-up break near")
-    if clockview.item_index_now(t) != target:
-        clockctl.jump_to(t, target, actor=world.director, reason="to the colour-up break")
+    if clock_selectors.item_index_now(t) != target:
+        clock_services.jump_to(t, target, actor=world.director, reason="to the colour-up break")
     removed = floor.race_denomination(t) or 100
     new = removed * 5
     raced = []
@@ -733,7 +733,7 @@ def h4h_busts(world: World, rng) -> str:
     t = _event_where(world, rng, lambda t: _tables(world, t), Tournament.RUNNING)
     _bag_ready(world, t, rng)
     if not _hand_for_hand(t):
-        clockctl.start_hand_for_hand(t, actor=world.director, reason="bubble")
+        clock_services.start_hand_for_hand(t, actor=world.director, reason="bubble")
     seats = world.seats(t)
     tables = [n for n, row in seats.items() if len(row) >= 2]
     busted = []
@@ -758,15 +758,15 @@ def h4h_busts(world: World, rng) -> str:
     # the players this hand began with: those left and its busts, counted here from the rows
     began = left + Bust.objects.filter(tournament=t, void="", h4h_hand=hand, order__gt=_order_before_hand(t, hand)).count()
     reached = HouseRules.of(t).h4h_ends_at_money and 0 < paid and left <= paid < began
-    for table in clockctl.tables_in_play(t):
-        clockctl.report_hand_complete(t, table, actor=world.floor)
+    for table in clock_services.tables_in_play(t):
+        clock_services.report_hand_complete(t, table, actor=world.floor)
     # CLK-06: the hand that reached the money was hand-for-hand's last; any other goes on (but
     # for a break the clock reached: paused at its start, TAKE_BREAK)
     status = Clock.objects.get(tournament=t).status
     if (reached and status == Clock.HAND_FOR_HAND) or (not reached and status not in (Clock.HAND_FOR_HAND, Clock.PAUSED)):
         raise AssertionError(f"{t.name}: hand-for-hand hand {hand} ({began} → {left} players, {paid} paid) left the clock {status}")
     if _hand_for_hand(t) and rng.random() < 0.5:
-        clockctl.end_hand_for_hand(t, actor=world.director, reason="bubble burst")
+        clock_services.end_hand_for_hand(t, actor=world.director, reason="bubble burst")
     return f"hand-for-hand hand in {t.name}: out at tables {busted}" + (" (the money: hand-for-hand over)" if reached else "")
 
 

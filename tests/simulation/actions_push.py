@@ -1,6 +1,6 @@
 """The players' phones in the simulated days: a phone subscribes from a player's page (the kinds
 it wants, its language), one stops, and after a change the worker's work is done — what each
-subscribed player is told (``notices.services.tell_players``). The messages are kept for the step's
+subscribed player is told (``notice_rules.services.tell_players``). The messages are kept for the step's
 invariants (``invariants.notices_only_for_the_subscribed_and_their_own_page``); nothing is sent
 (the tests' own push service checks the sending). They register in the core's ``ACTIONS``
 (``catalogue.py`` imports this module)."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, PushSubscription, Tournament
-from tournaments.notices import rules as notices
-from tournaments.notices import services as push
+from tournaments.notices import rules as notice_rules
+from tournaments.notices import services as notice_services
 
 from ..pushservice import browser_keys
 from .actions import action, pick
@@ -27,8 +27,8 @@ def subscribe_phone(world: World, rng) -> str:
     entry = pick(rng, entries, "player with a page")
     world.phones += 1
     endpoint = f"https://fcm.googleapis.com/fcm/send/sim-{world.seed}-{world.day}-{world.phones}"
-    kinds = [k for k in notices.KINDS if rng.random() < 0.8]
-    push.subscribe(entry, {"endpoint": endpoint, "keys": KEYS}, kinds=kinds, language=rng.choice(("it", "en")), actor=PHONE)
+    kinds = [k for k in notice_rules.KINDS if rng.random() < 0.8]
+    notice_services.subscribe(entry, {"endpoint": endpoint, "keys": KEYS}, kinds=kinds, language=rng.choice(("it", "en")), actor=PHONE)
     world.touched.add(entry.tournament_id)
     return f"entry #{entry.number} of event {entry.tournament_id} subscribed a phone ({', '.join(kinds) or 'nothing'})"
 
@@ -39,7 +39,7 @@ def stop_phone(world: World, rng) -> str:
     subs = list(PushSubscription.objects.filter(person__entries__tournament_id__in=world.events).distinct().order_by("pk"))
     sub = pick(rng, subs, "subscribed phone")
     entry = Entry.objects.filter(person_id=sub.person_id, tournament_id__in=world.events).order_by("pk").first()
-    push.unsubscribe(entry, sub.endpoint, actor=PHONE)
+    notice_services.unsubscribe(entry, sub.endpoint, actor=PHONE)
     world.touched.add(entry.tournament_id)
     return f"person #{sub.person_id} stopped a phone"
 
@@ -51,7 +51,7 @@ def tell_players(world: World, rng) -> str:
     if not events:
         raise Skip("no event with a subscribed player")
     t = pick(rng, events, "event with a subscribed player")
-    messages = push.tell_players(t.pk)
+    messages = notice_services.tell_players(t.pk)
     phones = {s.pk: (s.person_id, list(s.kinds)) for s in PushSubscription.objects.filter(pk__in={m.subscription for m in messages})}
     world.told += [(t.pk, m, phones.get(m.subscription)) for m in messages]
     world.touched.add(t.pk)
@@ -63,6 +63,6 @@ def announce_to_players(world: World, rng) -> str:
     """The director types an announcement to one event's players on the clock page."""
     t = pick(rng, world.tournaments(Tournament.REGISTERING, Tournament.RUNNING), "event to announce to")
     text = rng.choice(("Dinner break at nine", "Cena alle 21", "Il buffet è aperto", "Last call for the add-on"))
-    push.announce(t, text, actor=world.director)
+    notice_services.announce(t, text, actor=world.director)
     world.touched.add(t.pk)
     return f"event {t.pk}: the director told its players {text!r}"

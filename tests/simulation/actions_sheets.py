@@ -10,8 +10,8 @@ from django.utils import translation
 from payouts import services as payouts
 from payouts.models import PayoutTemplate
 from tdmanager import sheets
-from tournaments.imports import rules as importing
-from tournaments.imports import services as imports
+from tournaments.imports import rules as import_rules
+from tournaments.imports import services as import_services
 from tournaments.models import BlindStructure, Tournament
 
 from .actions import action, pick
@@ -35,7 +35,7 @@ def import_structure_sheet(world: World, rng) -> str:
     st = pick(rng, BlindStructure.objects.order_by("pk"), "structure")
     fmt, language = rng.choice(sheets.FORMATS), rng.choice(("it", "en"))
     with translation.override(language):  # the sheet's language; the director reads the answer in his own
-        data, filename = importing.export_file("structure", fmt, {"structure": str(st.pk)})
+        data, filename = import_rules.export_file("structure", fmt, {"structure": str(st.pk)})
     sheet = sheets.read(data, filename)
     rows = [list(cells) for _line, cells in sheet.rows]
     levels = [r for r in rows if sheets.text(r[3])]  # the big blind's column: a level's row
@@ -48,7 +48,7 @@ def import_structure_sheet(world: World, rng) -> str:
         else:
             level[4] = int(sheets.text(level[4]) or 0) + 100  # a bigger ante
     data = sheets.write(fmt, sheet.headers, rows, separator=";" if language == "it" else ",")
-    p = imports.run_import("structure", data, filename, actor=world.director, options={"name": name})
+    p = import_services.run_import("structure", data, filename, actor=world.director, options={"name": name})
     world.imported.append(("structure", BlindStructure.objects.get(name=name).pk))
     return f"imported structure {name!r} from {fmt} in {language}: {_counts(p)}"
 
@@ -87,7 +87,7 @@ def import_payout_chart(world: World, rng) -> str:
         rows[-1][3] += 1  # a band that adds up to 101
     name = f"Sim chart {world.day}.{rng.randrange(100)}"
     data = sheets.write(sheets.CSV, CHART_HEADERS, rows, separator=";")
-    p = imports.run_import("payouts", data, f"{name}.csv", actor=world.director)
+    p = import_services.run_import("payouts", data, f"{name}.csv", actor=world.director)
     template = PayoutTemplate.objects.get(name=name)
     world.imported.append(("payouts", template.pk))
     said = f"imported payout chart {name!r}: {_counts(p)}"

@@ -36,14 +36,14 @@ from tdmanager.roles import has_role
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.actions import Action
-from tournaments.live import seats as live_seats
+from tournaments.live import seats
 from tournaments.live.snapshot import build_snapshot, change_announcements_by_language
 from tournaments.models import Entry, LedgerRow, Person, PushSubscription, Tournament, TournamentChange
-from tournaments.notices import rules as notices
+from tournaments.notices import rules as notice_rules
 from tournaments.people import privacy
 from tournaments.people import services as people
 from tournaments.phone import views as phone
-from tournaments.rulebook import views as public_info
+from tournaments.rulebook import views as rulebook_views
 
 from .world import World
 
@@ -320,7 +320,7 @@ def screens_draw_their_layouts(world: World) -> list[str]:
         return []
     from tournaments.live import views as live
     from tournaments.models import DisplayScreen, ScreenLayout
-    from tournaments.screens import rules as layouts
+    from tournaments.screens import rules as screen_rules
 
     problems = []
     stored = set(ScreenLayout.objects.values_list("pk", flat=True))
@@ -335,7 +335,7 @@ def screens_draw_their_layouts(world: World) -> list[str]:
             if shown != key or (key.startswith("layout:") and int(key[7:]) not in stored):
                 problems.append(f"{screen.name} was given {key} for {state} and draws {shown}")
             design = drawn["layouts"].get(state, {}).get("design") or {}
-            if design and layouts.clean_design(design) != design:
+            if design and screen_rules.clean_design(design) != design:
                 problems.append(f"{screen.name} draws a design the checks would not store ({state})")
         if screen.speaker:
             for t in screen.tournaments_shown():
@@ -394,7 +394,7 @@ def erased_people_are_gone(world: World) -> list[str]:
     for t in world.to_check():
         snap = build_snapshot(t)
         texts.append(json.dumps(snap, default=str))
-        texts.append(json.dumps(live_seats.seat_page(t.pk, 1, 200), default=str))
+        texts.append(json.dumps(seats.seat_page(t.pk, 1, 200), default=str))
         public, own = phone.phone_index(t.pk, snap, {})  # what the hub streams to every phone of the event
         texts.append(json.dumps(public, default=str))
         texts += [o.frame.decode() for o in own.values()]
@@ -430,7 +430,7 @@ def notices_only_for_the_subscribed_and_their_own_page(world: World) -> list[str
         if phone_of is None or phone_of[0] != entry.person_id:
             problems.append(f"event {tid}: a notice about entry #{entry.number} went to a phone not of its player")
             continue
-        if message.kind not in phone_of[1] or message.kind not in notices.KINDS:
+        if message.kind not in phone_of[1] or message.kind not in notice_rules.KINDS:
             problems.append(f"event {tid}: a notice of a kind entry #{entry.number}'s phone did not choose")
         if message.payload["url"] != f"/p/{entry.phone_token}/":
             problems.append(f"event {tid}: a notice opens another page than entry #{entry.number}'s")
@@ -494,7 +494,7 @@ def private_reasons_stay_private(world: World) -> list[str]:
         if not private:
             continue
         try:
-            feed = public_info.public_changes(RequestFactory().get("/"), t.pk).content.decode()
+            feed = rulebook_views.public_changes(RequestFactory().get("/"), t.pk).content.decode()
         except Http404:  # not published: nothing is public
             feed = ""
         texts = feed + json.dumps(change_announcements_by_language(t, timezone.now()), ensure_ascii=False)
@@ -880,14 +880,14 @@ def sheets_come_back_as_they_went(world: World) -> list[str]:
     CSV and XLSX and read back, is unchanged row by row: the import stored what the file said,
     and its export says what is stored."""
     from tournaments.imports import rules as importing  # the frame registers its kinds once the apps are ready
-    from tournaments.imports import services as imports
+    from tournaments.imports import services as import_services
 
     problems = []
     option = {"structure": "structure", "payouts": "template"}
     for kind, pk in world.imported:
         for fmt in ("csv", "xlsx"):
             data, filename = importing.export_file(kind, fmt, {option[kind]: str(pk)})
-            p = imports.preview(kind, data, filename, options={option[kind]: str(pk)})
+            p = import_services.preview(kind, data, filename, options={option[kind]: str(pk)})
             if p.counts()["unchanged"] != len(p.rows):
                 problems.append(
                     f"{kind} {pk} exported as {fmt} reads back as {p.counts()}: {[(r.line, r.status, r.reason, r.changes) for r in p.rows if r.status != 'unchanged'][:3]}"

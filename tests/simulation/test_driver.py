@@ -10,7 +10,7 @@ from tdmanager.errors import DomainError
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
 from tournaments.models import Entry, LedgerRow, Person
-from tournaments.notices import rules as notices
+from tournaments.notices import rules as notice_rules
 from tournaments.people import privacy
 from tournaments.people import services as people
 from tournaments.phone import views as phone
@@ -249,7 +249,7 @@ def test_a_notice_naming_another_seat_is_caught(monkeypatch):
     def elsewhere(change, currency, minutes=15):
         return "Il tuo posto: tavolo 99, posto 9"
 
-    monkeypatch.setattr(notices, "text", elsewhere)
+    monkeypatch.setattr(notice_rules, "text", elsewhere)
     with pytest.raises(Violation) as caught:
         play(8, plan=OPENING + PHONES, day=1)
     v = caught.value

@@ -12,7 +12,7 @@ from django.utils import timezone, translation
 
 from tournaments import labels
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import BlindStructure, StructureItem, Tournament
 from tournaments.setup import lifecycle
@@ -32,7 +32,7 @@ def running(make_tournament, make_person, actor, cashier_actor):
     for _ in range(3):
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
     return Tournament.objects.get(pk=t.pk)  # started: its own copy of the structure
 
 
@@ -93,7 +93,7 @@ def test_a_note_typed_by_the_director_stays_as_typed(running, actor):
     assert clock["color_up"] == "Race off the T100s at table 1"
     with translation.override("it"):
         assert labels.break_note(item) == "Race off the T100s at table 1"
-    clockctl.sweep(now=IN_THE_T100_BREAK)
+    clock_services.sweep(now=IN_THE_T100_BREAK)
     ev = running.events.filter(action="tournaments.colorup.announced").get()
     assert ev.payload["note"] == "Race off the T100s at table 1" and ev.payload["denominations"] == [100]
 

@@ -15,18 +15,18 @@ NOTE = "Race off the T25 chips: one T100 for every four, the odd ones raced at e
 
 def test_a_breaks_colour_up_note_fits_the_tv_and_the_announcements_stay_on_screen(browser_page, make_tournament, make_person, cashier_actor, actor):
     from tournaments.cashier import services as cashier
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.setup import lifecycle
 
     t = make_tournament(name="Serale")
     for _ in range(6):
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
-    clockctl.insert_break(t, 10, actor=actor, color_up=NOTE)
+    clock_services.start_clock(t, actor=actor)
+    clock_services.insert_break(t, 10, actor=actor, color_up=NOTE)
     t.refresh_from_db()
     brk = next(i for i, it in enumerate(StructureItem.objects.filter(structure=t.structure).order_by("position")) if it.color_up == NOTE)
-    clockctl.jump_to(t, brk, actor=actor)
+    clock_services.jump_to(t, brk, actor=actor)
     DisplayScreen.objects.create(name="TV", tournament=t, token="break-tv", show={"sounds": False}, announcement="Cena servita al bar dalle 21:00")
 
     page = browser_page

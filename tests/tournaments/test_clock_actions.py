@@ -5,21 +5,25 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tournaments.clock import rules as engine
+from tournaments.clock import rules as clock_rules
 
-ITEMS = [engine.Level(small_blind=100, big_blind=200, minutes=20), engine.Break(minutes=10), engine.Level(small_blind=200, big_blind=400, minutes=20)]
+ITEMS = [
+    clock_rules.Level(small_blind=100, big_blind=200, minutes=20),
+    clock_rules.Break(minutes=10),
+    clock_rules.Level(small_blind=200, big_blind=400, minutes=20),
+]
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 
 
 def states():
-    fresh = engine.new_clock(ITEMS)
-    running = engine.start(fresh, ITEMS, NOW)
+    fresh = clock_rules.new_clock(ITEMS)
+    running = clock_rules.start(fresh, ITEMS, NOW)
     return {
         "not started": fresh,
         "running": running,
-        "paused": engine.pause(running, ITEMS, NOW),
-        "hand-for-hand": engine.start_hand_for_hand(running, ITEMS, NOW),
-        "finished": engine.finish(running, ITEMS, NOW),
+        "paused": clock_rules.pause(running, ITEMS, NOW),
+        "hand-for-hand": clock_rules.start_hand_for_hand(running, ITEMS, NOW),
+        "finished": clock_rules.finish(running, ITEMS, NOW),
     }
 
 
@@ -35,5 +39,5 @@ def states():
 )
 def test_each_state_allows_what_a_director_may_do_then(name, expected):
     state = states()[name]
-    assert engine.allowed_actions(state, ITEMS, NOW) == expected
-    assert engine.snapshot(state, ITEMS, NOW)["actions"] == expected
+    assert clock_rules.allowed_actions(state, ITEMS, NOW) == expected
+    assert clock_rules.snapshot(state, ITEMS, NOW)["actions"] == expected

@@ -9,7 +9,7 @@ import pytest
 
 from tests.servers import live_stack, start_worker, stop  # noqa: F401 (fixture)
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.models import Clock
 from tournaments.setup import lifecycle
@@ -24,8 +24,8 @@ def test_a_restarted_worker_changes_the_overdue_level(live_stack, make_tournamen
         cashier.register(t, make_person(), method="CASH", actor=actor)
     lifecycle.start(t, actor=actor)
     worker, _ready = start_worker(live_stack["env"])
-    clockctl.start_clock(t, actor=actor)
-    clockctl.set_time_left(t, 4, actor=actor, reason="fault test")
+    clock_services.start_clock(t, actor=actor)
+    clock_services.set_time_left(t, 4, actor=actor, reason="fault test")
     # The worker is up: the countdown its sweep arms changes the level (generous: the wait ends on
     # the change; how soon is docs/benchmarks.md's clock figure, not this test's).
     deadline = time.monotonic() + 30
@@ -34,7 +34,7 @@ def test_a_restarted_worker_changes_the_overdue_level(live_stack, make_tournamen
     assert Clock.objects.get(tournament=t).item_index == 1, "the countdown task did not change the level"
 
     # Now the worker dies in the middle of level 2, with 3 seconds left.
-    clockctl.set_time_left(t, 3, actor=actor, reason="fault test")
+    clock_services.set_time_left(t, 3, actor=actor, reason="fault test")
     stop(worker, sig_kill=True)
     state_url = live_stack["base"] + f"/live/{t.pk}/state/"
     with httpx.Client() as client:

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.browser import answer_dialog, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.test_axe_browser import problems
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.actions import Action
 from tournaments.models import Clock
 from tournaments.setup import lifecycle
@@ -22,7 +22,7 @@ def logged(t, action):
 def test_pause_resume_and_a_minute_are_one_tap_a_level_change_asks_why(browser_page, make_tournament, director, actor, api):
     t = make_tournament(name="Orologio")
     lifecycle.start(t, actor=actor, override_minimum=True, start_clock=False)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     page = browser_page
     page.context.add_cookies([{"name": "django_language", "value": "it", "url": page.base_url}])
     login(page, "dora", "pw-dora")

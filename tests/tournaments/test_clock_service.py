@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, Tournament
 from tournaments.setup import lifecycle
@@ -39,24 +39,24 @@ def test_starting_the_tournament_copies_its_structure(running, structure):
 
 
 def test_every_action_bumps_the_version_and_is_logged_with_actor_and_reason(running, actor):
-    clockctl.start_clock(running, actor=actor, now=T0)
+    clock_services.start_clock(running, actor=actor, now=T0)
     v1 = clock_of(running).version
-    clockctl.pause(running, actor=actor, reason="dealer change", now=T0 + timedelta(seconds=30))
+    clock_services.pause(running, actor=actor, reason="dealer change", now=T0 + timedelta(seconds=30))
     c = clock_of(running)
     assert c.version == v1 + 1 and c.status == Clock.PAUSED and c.remaining == 20 * 60 - 30
     ev = running.events.filter(action="tournaments.clock.paused").get()
     assert ev.actor == actor.user and ev.payload["reason"] == "dealer change"
-    clockctl.add_time(running, 60, actor=actor, now=T0 + timedelta(minutes=5))
+    clock_services.add_time(running, 60, actor=actor, now=T0 + timedelta(minutes=5))
     assert clock_of(running).remaining == 20 * 60 - 30 + 60
     # Every other action the same way: one version more, one row with who and why.
     later = T0 + timedelta(minutes=6)
     steps = [
-        ("resumed", lambda why: clockctl.resume(running, actor=actor, reason=why, now=later)),
-        ("time_added", lambda why: clockctl.add_time(running, -30, actor=actor, reason=why, now=later)),
-        ("time_set", lambda why: clockctl.set_time_left(running, 300, actor=actor, reason=why, now=later)),
-        ("jumped", lambda why: clockctl.jump_to(running, 2, actor=actor, reason=why, now=later)),
-        ("break_inserted", lambda why: clockctl.insert_break(running, 10, actor=actor, reason=why, now=later)),
-        ("finished", lambda why: clockctl.finish_clock(running, actor=actor, reason=why, now=later)),
+        ("resumed", lambda why: clock_services.resume(running, actor=actor, reason=why, now=later)),
+        ("time_added", lambda why: clock_services.add_time(running, -30, actor=actor, reason=why, now=later)),
+        ("time_set", lambda why: clock_services.set_time_left(running, 300, actor=actor, reason=why, now=later)),
+        ("jumped", lambda why: clock_services.jump_to(running, 2, actor=actor, reason=why, now=later)),
+        ("break_inserted", lambda why: clock_services.insert_break(running, 10, actor=actor, reason=why, now=later)),
+        ("finished", lambda why: clock_services.finish_clock(running, actor=actor, reason=why, now=later)),
     ]
     for action, act in steps:
         before, logged = clock_of(running).version, running.events.filter(action=f"tournaments.clock.{action}").count()
@@ -69,37 +69,37 @@ def test_every_action_bumps_the_version_and_is_logged_with_actor_and_reason(runn
 
 def test_a_refused_action_is_a_clear_error_and_changes_nothing(running, actor):
     with pytest.raises(DomainError) as e:
-        clockctl.pause(running, actor=actor, now=T0)
+        clock_services.pause(running, actor=actor, now=T0)
     assert e.value.code == "not_running"
-    clockctl.start_clock(running, actor=actor, now=T0)
+    clock_services.start_clock(running, actor=actor, now=T0)
     with pytest.raises(DomainError) as e:
-        clockctl.set_time_left(running, 0, actor=actor, now=T0)
+        clock_services.set_time_left(running, 0, actor=actor, now=T0)
     assert e.value.code == "bad_time"
     assert clock_of(running).status == Clock.RUNNING
 
 
 def test_the_tick_with_a_stale_version_does_nothing(running, actor):
-    clockctl.start_clock(running, actor=actor, now=T0)
+    clock_services.start_clock(running, actor=actor, now=T0)
     stale = clock_of(running).version
-    clockctl.add_time(running, 30, actor=actor, now=T0)
-    assert clockctl.advance_clock(running.pk, expected_version=stale, now=T0 + timedelta(minutes=25)) is False
+    clock_services.add_time(running, 30, actor=actor, now=T0)
+    assert clock_services.advance_clock(running.pk, expected_version=stale, now=T0 + timedelta(minutes=25)) is False
     assert clock_of(running).item_index == 0
 
 
 def test_the_tick_moves_the_level_and_carries_the_overshoot(running, actor):
-    clockctl.start_clock(running, actor=actor, now=T0)
+    clock_services.start_clock(running, actor=actor, now=T0)
     v = clock_of(running).version
     # The worker runs 3 s late: level 2 still ends exactly 20 minutes after level 1 ended.
-    assert clockctl.advance_clock(running.pk, expected_version=v, now=T0 + timedelta(minutes=20, seconds=3))
+    assert clock_services.advance_clock(running.pk, expected_version=v, now=T0 + timedelta(minutes=20, seconds=3))
     c = clock_of(running)
     assert c.item_index == 1 and c.ends_at == T0 + timedelta(minutes=40)
     assert running.events.filter(action="tournaments.clock.level_started", payload__level=2).exists()
 
 
 def test_the_sweep_recovers_every_missed_transition(running, actor):
-    clockctl.start_clock(running, actor=actor, now=T0)
+    clock_services.start_clock(running, actor=actor, now=T0)
     # No task ran for 65 minutes (worker down): three levels ended.
-    assert clockctl.sweep(now=T0 + timedelta(minutes=65)) == 1
+    assert clock_services.sweep(now=T0 + timedelta(minutes=65)) == 1
     c = clock_of(running)
     assert c.item_index == 3 and c.ends_at == T0 + timedelta(minutes=80)
     assert running.events.filter(action="tournaments.late_registration.closed", payload__after_level=3).exists()
@@ -139,19 +139,19 @@ def test_a_starting_worker_arms_again_the_countdown_a_killed_worker_took_along(r
     monkeypatch.setattr(tasks.clock_tick, "apply_async", lambda args, kwargs=None, countdown=None: armed.append((tuple(args), round(countdown))))
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
-        clockctl.start_clock(running, actor=actor, now=now)
-        clockctl.set_time_left(running, 60, actor=actor, now=now)
+        clock_services.start_clock(running, actor=actor, now=now)
+        clock_services.set_time_left(running, 60, actor=actor, now=now)
     version = clock_of(running).version
     assert armed == [((running.pk, version), 60)]  # the countdown of this level's end
 
-    clockctl.sweep(now=now + timedelta(seconds=10))  # the worker holding it was killed: the beat sweeps
+    clock_services.sweep(now=now + timedelta(seconds=10))  # the worker holding it was killed: the beat sweeps
     assert len(armed) == 1
 
     sent = []
     monkeypatch.setattr(tasks.catch_up_clocks, "apply_async", lambda **kw: sent.append(kw))
     worker_ready.send(sender=None)  # a worker starts: it sends itself the catch-up, first thing
     assert len(sent) == 1
-    clockctl.catch_up(now=now + timedelta(seconds=10))  # which the worker runs
+    clock_services.catch_up(now=now + timedelta(seconds=10))  # which the worker runs
     assert armed[1:] == [((running.pk, version), 50)]  # the countdown, armed again for the same end
 
 
@@ -168,7 +168,7 @@ def test_the_beats_backlog_never_holds_up_a_countdown_or_a_returning_workers_cat
 
 
 def test_late_registration_closes_with_its_level_on_the_clock(running, actor, make_person, cashier_actor):
-    clockctl.start_clock(running, actor=actor, now=T0)
+    clock_services.start_clock(running, actor=actor, now=T0)
     with time_machine.travel(T0 + timedelta(minutes=59, seconds=50), tick=False):
         assert cashier.register(running, make_person(), method="CASH", actor=cashier_actor).entry.is_late
         assert build_snapshot(running)["late_registration_open"] is True
@@ -180,29 +180,29 @@ def test_late_registration_closes_with_its_level_on_the_clock(running, actor, ma
 
 
 def test_the_addon_window_opens_and_closes_with_its_break(running, actor):
-    clockctl.start_clock(running, actor=actor, now=T0)
-    clockctl.sweep(now=T0 + timedelta(minutes=81))  # level 4 ended: the break after level 4
+    clock_services.start_clock(running, actor=actor, now=T0)
+    clock_services.sweep(now=T0 + timedelta(minutes=81))  # level 4 ended: the break after level 4
     assert running.events.filter(action="tournaments.addon.opened").exists()
     with time_machine.travel(T0 + timedelta(minutes=81), tick=False):
         assert build_snapshot(running)["addon_open"] is True
-    clockctl.sweep(now=T0 + timedelta(minutes=96))
+    clock_services.sweep(now=T0 + timedelta(minutes=96))
     assert running.events.filter(action="tournaments.addon.closed").exists()
 
 
 def test_a_scheduled_color_up_is_announced_at_its_break(running, actor):
-    clockctl.start_clock(running, actor=actor, now=T0)
-    clockctl.sweep(now=T0 + timedelta(hours=3))
+    clock_services.start_clock(running, actor=actor, now=T0)
+    clock_services.sweep(now=T0 + timedelta(hours=3))
     # The shipped structure says which chips leave (issue #14): no English note, the chips.
     chips = list(running.events.filter(action="tournaments.colorup.announced").values_list("payload__denominations", flat=True))
     assert chips and chips[0] == [100]
 
 
 def test_an_inserted_break_resumes_the_level_with_its_time(running, actor):
-    clockctl.start_clock(running, actor=actor, now=T0)
-    clockctl.insert_break(running, 10, actor=actor, reason="TV final table", now=T0 + timedelta(minutes=5))
+    clock_services.start_clock(running, actor=actor, now=T0)
+    clock_services.insert_break(running, 10, actor=actor, reason="TV final table", now=T0 + timedelta(minutes=5))
     snap = build_snapshot(running, now=T0 + timedelta(minutes=5))["clock"]
     assert snap["is_break"] and snap["seconds_left"] == 600 and snap["level_number"] == 1
-    clockctl.sweep(now=T0 + timedelta(minutes=15, seconds=1))
+    clock_services.sweep(now=T0 + timedelta(minutes=15, seconds=1))
     snap = build_snapshot(running, now=T0 + timedelta(minutes=15, seconds=1))["clock"]
     assert not snap["is_break"] and snap["level_number"] == 1 and 14 * 60 < snap["seconds_left"] <= 15 * 60
 
@@ -212,19 +212,19 @@ def test_hand_for_hand_takes_two_minutes_per_hand_when_every_table_reports(runni
     from seating import selectors
 
     monkeypatch.setattr(selectors, "table_numbers", lambda t: [1, 2])
-    clockctl.start_clock(running, actor=actor, now=T0)
-    clockctl.start_hand_for_hand(running, actor=actor, now=T0 + timedelta(minutes=2, seconds=30))
+    clock_services.start_clock(running, actor=actor, now=T0)
+    clock_services.start_hand_for_hand(running, actor=actor, now=T0 + timedelta(minutes=2, seconds=30))
     assert clock_of(running).remaining == 17 * 60 + 30
-    r = clockctl.report_hand_complete(running, 1, actor=actor)
+    r = clock_services.report_hand_complete(running, 1, actor=actor)
     assert r == {"hand": 1, "waiting": [2], "next_hand_started": False, "hand_for_hand_ended": False}
     assert clock_of(running).remaining == 17 * 60 + 30  # frozen: no real-time countdown
-    r = clockctl.report_hand_complete(running, 2, actor=actor)
+    r = clock_services.report_hand_complete(running, 2, actor=actor)
     assert r["next_hand_started"] and clock_of(running).remaining == 15 * 60 + 30 and clock_of(running).h4h_hand == 2
     for table in (1, 2):
-        clockctl.report_hand_complete(running, table, actor=actor)
+        clock_services.report_hand_complete(running, table, actor=actor)
     assert clock_of(running).remaining == 13 * 60 + 30
     with pytest.raises(DomainError) as e:
-        clockctl.report_hand_complete(running, 9, actor=actor)
+        clock_services.report_hand_complete(running, 9, actor=actor)
     assert e.value.code == "unknown_table"
 
 
@@ -281,12 +281,12 @@ def test_what_a_display_holds_after_a_sequence_of_actions_equals_a_snapshot_buil
                 cashier.register(t, p, method="CASH", actor=cashier_actor)
             settle()
             lifecycle.start(t, actor=actor)
-            clockctl.start_clock(t, actor=actor)
+            clock_services.start_clock(t, actor=actor)
             settle()
             assert held["clock"]["status"] == "RUNNING" and held["players_left"] == 12
-            clockctl.pause(t, actor=actor, reason="dealer change")
-            clockctl.add_time(t, 60, actor=actor, reason="late start")
-            clockctl.resume(t, actor=actor, reason="back")
+            clock_services.pause(t, actor=actor, reason="dealer change")
+            clock_services.add_time(t, 60, actor=actor, reason="late start")
+            clock_services.resume(t, actor=actor, reason="back")
             out = t.entries.get(person=people[0])
             seating.record_bust(t, [{"entry": out.pk}], actor=actor)
             settle()

@@ -8,8 +8,8 @@ from django.utils import timezone, translation
 from seating import selectors as seating_selectors
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
-from tournaments.clock import selectors as clockview
-from tournaments.clock import services as clockctl
+from tournaments.clock import selectors as clock_selectors
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.floor import services as floor
 from tournaments.floor.selectors import chips_in_play
@@ -89,11 +89,11 @@ def test_removed_denominations_survive_the_tournaments_copy_and_an_inserted_brea
     t.refresh_from_db()
     assert t.structure_id != template.pk  # the tournament's own copy
     assert [it.removes_denominations for it in t.structure.items.order_by("position")] == [[], [], [25], []]
-    assert clockview.structure_items(t)[2].removes_denominations == (25,)
+    assert clock_selectors.structure_items(t)[2].removes_denominations == (25,)
     # An extra break stores the edited structure again: the scheduled colour-up is still there.
     now = timezone.now()
-    clockctl.start_clock(t, actor=actor, now=now)
-    clockctl.insert_break(t, 5, actor=actor, reason="dinner", now=now)
+    clock_services.start_clock(t, actor=actor, now=now)
+    clock_services.insert_break(t, 5, actor=actor, reason="dinner", now=now)
     t = type(t).objects.get(pk=t.pk)
     rows = list(t.structure.items.order_by("position"))
     assert len(rows) == 5 and [r.removes_denominations for r in rows if r.kind == "BREAK"][-1] == [25]

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from seating import services as seating
 from seating.models import PendingMove
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.floor.overview import running_overview
 from tournaments.models import StructureItem, Tournament, TournamentEvent, TournamentTemplate
 from tournaments.setup import services as setup
@@ -129,11 +129,11 @@ def test_the_floor_overview_lists_every_running_tournament(started, actor, make_
     arrange(a, {1: range(1, 11), 2: range(1, 9)}, big_blinds={1: (3, 2), 2: (5, 4)})
     seating.set_big_blind(a, 1, 3, previous_big_blind_seat=2, actor=actor, reason="confirmed")
     assert PendingMove.objects.filter(tournament=a, status=PendingMove.PROPOSED).count() == 1
-    clockctl.start_clock(a, actor=actor)
+    clock_services.start_clock(a, actor=actor)
     b = started(20, table_size=10, name="Turbo", late_reg_closes_after_level=4)
     arrange(b, {1: range(1, 11), 2: range(1, 8), 3: range(1, 4)})  # tables 2 and 3 three or more short: halted (BAL-02)
-    clockctl.start_clock(b, actor=actor)
-    clockctl.start_hand_for_hand(b, actor=actor, reason="bubble")
+    clock_services.start_clock(b, actor=actor)
+    clock_services.start_hand_for_hand(b, actor=actor, reason="bubble")
     make_tournament(name="Tomorrow")  # not running: not listed
     data = running_overview()
     rows = {r["name"]: r for r in data["tournaments"]}

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.house import HouseRules
 from tournaments.live.snapshot import clock_snapshot
 
@@ -19,7 +19,7 @@ def test_the_reminder_is_off_unless_the_house_switches_it_on(make_tournament, ac
     on = make_tournament(settings={"deck_change_reminder": True})
     off = make_tournament()
     for t in (on, off):
-        clockctl.start_clock(t, actor=actor, now=t0)
+        clock_services.start_clock(t, actor=actor, now=t0)
     first = on.structure.items.order_by("position").first()
     new_level = t0 + timedelta(minutes=first.minutes, seconds=20)
     snap = clock_snapshot(on, now=new_level)

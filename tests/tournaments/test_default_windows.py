@@ -14,7 +14,7 @@ from payouts.services import PayoutError
 from tests.conftest import client_for
 from tournaments.cashier import services as cashier
 from tournaments.cashier.services import DeskError
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry, Tournament
@@ -95,7 +95,7 @@ def test_the_jackpots_late_percentage_ends_with_the_default_window(make_tourname
 def test_the_clock_announces_the_default_close(make_tournament, actor):
     t = at_level(make_tournament(), 3)
     run_clock_at(t, item_index_of_level(t, 3), seconds_left=1)
-    assert clockctl.advance_clock(t.pk, now=timezone.now() + timedelta(seconds=5), actor=actor)
+    assert clock_services.advance_clock(t.pk, now=timezone.now() + timedelta(seconds=5), actor=actor)
     closed = t.events.filter(action="tournaments.late_registration.closed")
     assert [ev.payload["after_level"] for ev in closed] == [3]
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.browser import ARTIFACTS, browser  # noqa: F401 (fixture)
 from tests.servers import live_stack, sse_states  # noqa: F401 (live_stack: fixture)
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen
 from tournaments.setup import lifecycle
@@ -26,7 +26,7 @@ def started(make_tournament, make_person, director):
     for _ in range(4):
         cashier.register(t, make_person(), method="CASH", actor=actor)
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     screen = DisplayScreen.objects.create(name="TV 1", tournament=t, token="tv-token-1", show={"sounds": False})
     return t, actor, screen
 
@@ -51,7 +51,7 @@ def test_sse_pushes_the_new_level(live_stack, started):
         time.sleep(0.02)
     first = next(o for o in out if o[0] == "state")[1]
     assert first["clock"]["level_number"] == 1 and first["players_left"] == 4 and first["average_stack"] == 30000
-    clockctl.jump_to(t, 1, actor=actor, reason="test")
+    clock_services.jump_to(t, 1, actor=actor, reason="test")
     reader.join(30)  # generous: it ends on the second state
     stop.set()
     states = [o for o in out if o[0] == "state"]
@@ -80,7 +80,7 @@ def test_the_display_shows_the_level_and_follows_the_director_without_a_reload(l
     assert 19 * 60 <= minutes * 60 + seconds <= 20 * 60
     expect(page.locator("#players")).to_have_text("4")
     page.evaluate("window.__marker = 'same page'")
-    clockctl.jump_to(t, 1, actor=actor, reason="advance")
+    clock_services.jump_to(t, 1, actor=actor, reason="advance")
     expect(page.locator("#level-label")).to_have_text("Level 2", timeout=5000)
     expect(page.locator("#blinds")).to_have_text("100 / 200")
     assert page.evaluate("window.__marker") == "same page"  # no reload happened

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from payouts import selectors as payout_selectors
 from tdmanager.errors import DomainError
-from tournaments.cashier import rules as fees
+from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.actions import Action
 from tournaments.formats.models import TimedEvent
@@ -34,16 +34,16 @@ def values(structure, **kw):
 
 @pytest.mark.parametrize(("buy_in", "fee", "total"), SCENARIO_20)
 def test_scenario_20_the_engine(buy_in, fee, total):
-    assert fees.statutory_fee(D(buy_in)) == D(fee)
-    assert D(buy_in) + fees.entry_fee(D(buy_in)) == D(total)
+    assert cashier_rules.statutory_fee(D(buy_in)) == D(fee)
+    assert D(buy_in) + cashier_rules.entry_fee(D(buy_in)) == D(total)
 
 
 def test_the_rate_is_flat_on_the_whole_buy_in_and_rounded_half_up():
-    assert fees.statutory_fee(D("3000.00")) == D("300.00")
-    assert fees.statutory_fee(D("3000.01")) == D("180.00")  # 180.0006 → 180.00
-    assert fees.statutory_fee(D("3000.25")) == D("180.02")  # 180.015 → half up
-    assert fees.statutory_fee(D("0.05")) == D("0.01")  # 0.005 → half up
-    assert fees.entry_fee(D("50"), D("20")) == D("20.00")
+    assert cashier_rules.statutory_fee(D("3000.00")) == D("300.00")
+    assert cashier_rules.statutory_fee(D("3000.01")) == D("180.00")  # 180.0006 → 180.00
+    assert cashier_rules.statutory_fee(D("3000.25")) == D("180.02")  # 180.015 → half up
+    assert cashier_rules.statutory_fee(D("0.05")) == D("0.01")  # 0.005 → half up
+    assert cashier_rules.entry_fee(D("50"), D("20")) == D("20.00")
 
 
 @pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_scenario_20_through_the_setup_service(structure, actor, buy_in, fee, to
 
 @pytest.mark.django_db
 def test_scenario_20_monday_daily_event_by_override_is_logged_with_its_reason(structure, actor):
-    t = setup.create_tournament(values(structure, name="Monday daily", buy_in=D("50")), actor=actor, fee_preset=fees.SANREMO_DAILY)
+    t = setup.create_tournament(values(structure, name="Monday daily", buy_in=D("50")), actor=actor, fee_preset=cashier_rules.SANREMO_DAILY)
     t.refresh_from_db()
     assert (t.buy_in, t.fee, t.entry_price) == (D("50.00"), D("20.00"), D("70.00"))
     assert HouseRules.of(t).fee_override == D("20.00")
@@ -99,7 +99,7 @@ def test_the_fee_follows_a_changed_buy_in_and_an_unrelated_change_leaves_it(stru
 
 @pytest.mark.django_db
 def test_the_fee_never_enters_the_prize_pool(make_tournament, make_person, cashier_actor):
-    t = make_tournament(buy_in=D("3001"), fee=fees.statutory_fee(D("3001")), cash_limit=D("10000"))
+    t = make_tournament(buy_in=D("3001"), fee=cashier_rules.statutory_fee(D("3001")), cash_limit=D("10000"))
     for _i in range(3):
         cashier.register(t, make_person(), method=LedgerRow.CARD, actor=cashier_actor)
     money = payout_selectors.money_in(t)

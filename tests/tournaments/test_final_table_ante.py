@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from tournaments.clock import rules as clock
+from tournaments.clock import rules as clock_rules
 from tournaments.clock.rules import BB_ANTE, Level
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_event
@@ -25,12 +25,12 @@ ITEMS = [
 def test_a_level_at_the_final_table_below_an_earlier_ante_is_flagged():
     levels = [Level(1000, 2000, 3000, BB_ANTE, minutes=30), Level(1000, 2000, 2000, BB_ANTE, minutes=30), Level(1500, 2500, 2500, BB_ANTE, minutes=30)]
     # 3,000 → 2,000 falls from one level to the next; 2,000 → 2,500 does not, so only row 2 is flagged...
-    assert [w["item_index"] for w in clock.validate_structure(levels)] == [1]
+    assert [w["item_index"] for w in clock_rules.validate_structure(levels)] == [1]
     # ...but a final table reached at level 3 plays a 2,500 ante, lower than the 3,000 played before it.
-    warnings = clock.final_table_ante_warnings(levels, 2)
+    warnings = clock_rules.final_table_ante_warnings(levels, 2)
     assert [(w["code"], w["item_index"]) for w in warnings] == [("ante_lowered_at_final_table", 2)]
     rising = [Level(100, 200, 200, BB_ANTE, minutes=30), Level(200, 400, 400, BB_ANTE, minutes=30)]
-    assert clock.final_table_ante_warnings(rising, 1) == []
+    assert clock_rules.final_table_ante_warnings(rising, 1) == []
 
 
 @pytest.mark.django_db

@@ -16,13 +16,13 @@ def finished(make_tournament, make_person, cashier_actor, actor):
     """Four players, three busted one after another, the tournament finished."""
     from seating import services as seating
     from tournaments.cashier import services as cashier
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.setup import lifecycle
 
     t = make_tournament(name="Finale")
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     for out in entries[1:]:
         seating.record_bust(t, [Entry.objects.get(pk=out.pk)], actor=actor)
     t.refresh_from_db()

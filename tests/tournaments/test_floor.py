@@ -202,7 +202,7 @@ def test_the_chip_race_form_takes_the_chip_the_breaks_structure_removes(field, a
     break's own chip, and before a break the chip the coming one removes; the API gives it."""
     from rest_framework.test import APIClient
 
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.models import StructureItem
 
     t, _ = field
@@ -217,11 +217,11 @@ def test_the_chip_race_form_takes_the_chip_the_breaks_structure_removes(field, a
     StructureItem.objects.filter(pk=items[second].pk).update(removes_denominations=[100])
     assert floor.color_up_suggestions(t)[0]["denominations"][0] == 25  # what the form took at every break
 
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     assert floor.race_denomination(t) == 25  # level 1: the coming break takes the T25s
-    clockctl.jump_to(t, first, actor=actor)
+    clock_services.jump_to(t, first, actor=actor)
     assert floor.race_denomination(t) == 25
-    clockctl.jump_to(t, second, actor=actor)
+    clock_services.jump_to(t, second, actor=actor)
     api = APIClient()
     api.force_authenticate(director)
     assert api.get(f"/api/v1/tournaments/{t.pk}/floor/chips/").json()["race_denomination"] == 100

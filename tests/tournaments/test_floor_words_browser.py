@@ -45,13 +45,13 @@ def test_the_stack_check_names_the_stacks_in_italian(browser_page, make_tourname
 def test_no_hand_for_hand_proposal_at_the_bubble_with_one_table_left(browser_page, make_tournament, make_person, cashier_actor, actor, director):
     from seating import services as seating
     from tournaments.cashier import services as cashier
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.setup import lifecycle
 
     t = make_tournament(name="Bolla a un tavolo")
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(6)]
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     from tournaments.live.snapshot import build_snapshot
 
     for e in entries[::-1]:

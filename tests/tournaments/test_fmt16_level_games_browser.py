@@ -17,7 +17,7 @@ LEVELS = [
 
 
 def test_fmt16_the_clock_page_names_the_game_and_the_structures_page_sets_it(browser_page, make_tournament, director, actor):
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.models import StructureItem
     from tournaments.setup import lifecycle
     from tournaments.structures import services as structures
@@ -25,7 +25,7 @@ def test_fmt16_the_clock_page_names_the_game_and_the_structures_page_sets_it(bro
     st = structures.save_structure(name="Misto", items=LEVELS, actor=actor)
     t = make_tournament(name="Misto", game="MIXED", structure=st)
     lifecycle.start(t, actor=actor, override_minimum=True, start_clock=False)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     t.refresh_from_db()
     st = t.structure  # the event plays its own copy of the template
     page = browser_page

@@ -12,7 +12,7 @@ from payouts import selectors as payout_selectors
 from payouts import services as payout_services
 from tdmanager.errors import DomainError
 from tests.tournaments.helpers import break_after_level, run_clock_at
-from tournaments.cashier import rules as fees
+from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier import services as cashier
 from tournaments.cashier.selectors import shift_totals
 from tournaments.eventlog.actions import Action
@@ -30,10 +30,10 @@ def rates(actor):
 
 
 def test_the_conversion_is_rounded_so_the_tender_covers_the_price():
-    tender = fees.Tender("USD", D("0.92"))
+    tender = cashier_rules.Tender("USD", D("0.92"))
     assert tender.due(D("110")) == D("119.57")  # 119.565… rounded up
     assert tender.converted(D("110")) == D("110.00")  # 119.57 × 0.92 = 110.0044
-    assert fees.Tender("CHF", D("1.05")).due(D("2100")) == D("2000.00")
+    assert cashier_rules.Tender("CHF", D("1.05")).due(D("2100")) == D("2000.00")
 
 
 def test_a_sale_in_usd_records_currency_amount_and_rate_and_the_pool_gets_euros(tournament, person, rates, cashier_actor):

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone, translation
 
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock
 from tournaments.oversight.selectors import event_sentences
@@ -25,8 +25,8 @@ def h4h(make_tournament, make_person, actor, cashier_actor):
     for _ in range(20):
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor, now=T0)
-    clockctl.start_hand_for_hand(t, actor=actor, now=T0 + timedelta(minutes=2, seconds=30))
+    clock_services.start_clock(t, actor=actor, now=T0)
+    clock_services.start_hand_for_hand(t, actor=actor, now=T0 + timedelta(minutes=2, seconds=30))
     return t
 
 

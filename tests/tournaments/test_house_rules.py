@@ -10,8 +10,8 @@ import pytest
 from seating import engine as seating_engine
 from tdmanager.errors import ValidationFailed
 from tournaments.cashier import services as cashier
-from tournaments.clock import selectors as clockview
-from tournaments.clock import services as clockctl
+from tournaments.clock import selectors as clock_selectors
+from tournaments.clock import services as clock_services
 from tournaments.formats.services import stackchoice
 from tournaments.house import (
     HOUSE_FIELDS,
@@ -151,13 +151,13 @@ def test_the_structures_service_and_the_clock_give_the_same_warnings(make_tourna
     saved = structures.save_structure(name="Odd", items=ITEMS, actor=actor)
     from_service = structures.structure_warnings(structures.validate_items(ITEMS))
     t = make_tournament(structure=saved)
-    from_clock = clockview.structure_warnings(clockview.structure_items(t))
+    from_clock = clock_selectors.structure_warnings(clock_selectors.structure_items(t))
     assert from_service == from_clock and len(from_service) == 3
     assert [w.split(":")[0] for w in from_service] == ["Row 2", "Row 4", "Row 5"]  # ante down, two breaks, big blind down
     client.force_login(director)
     page = client.get(f"/tournaments/{t.pk}/clock/").content.decode()
     assert all(w in page for w in from_clock)
-    clockctl.start_clock(t, actor=actor)  # warnings, not errors: the clock starts
+    clock_services.start_clock(t, actor=actor)  # warnings, not errors: the clock starts
 
 
 def test_a_structure_ending_with_a_break_is_refused_by_the_one_validation():

@@ -14,9 +14,9 @@ from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.test_axe_browser import problems
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import DisplayScreen, Entry, ScreenLayout, Tournament
-from tournaments.screens import services as layout_service
+from tournaments.screens import services as screen_services
 from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,8 +25,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_turns_are_shown_as_turns_and_a_block_over_another_is_refused(browser_page, director, actor):
     logo = io.BytesIO()
     Image.new("RGB", (64, 32), (200, 20, 40)).save(logo, format="PNG")
-    layout_service.upload_image(name="Logo", content=logo.getvalue(), actor=actor)
-    copy = layout_service.save_layout(name="Classico serale", design=layout_service.resolve("builtin:default")["design"], actor=actor)
+    screen_services.upload_image(name="Logo", content=logo.getvalue(), actor=actor)
+    copy = screen_services.save_layout(name="Classico serale", design=screen_services.resolve("builtin:default")["design"], actor=actor)
     page = browser_page
     page.context.add_cookies([{"name": "django_language", "value": "it", "url": page.base_url}])
     login(page, "dora", "pw-dora")
@@ -70,7 +70,7 @@ def test_at_the_end_the_results_take_the_place_of_the_blocks_they_cover(browser_
     t = make_tournament(name="Finale")
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     for out in entries[1:]:
         seating.record_bust(t, [Entry.objects.get(pk=out.pk)], actor=actor)
     if Tournament.objects.get(pk=t.pk).status != Tournament.FINISHED:

@@ -30,7 +30,7 @@ from PIL import Image, ImageFile
 
 from tdmanager import bodylimits
 from tournaments.models import ScreenImage, ScreenLayout
-from tournaments.screens import services as layout_service
+from tournaments.screens import services as screen_services
 
 pytestmark = pytest.mark.django_db
 
@@ -78,8 +78,8 @@ def test_the_tall_png_is_refused_from_its_header_never_decoded(client, director,
     assert len(content) < 40_000
     with Image.open(io.BytesIO(content)) as header:
         assert header.size == (1, 16_777_216)  # what the old area cap let through
-    with pytest.raises(layout_service.ValidationFailed) as refused:
-        layout_service.upload_image(name="Tall", content=content, actor=actor)
+    with pytest.raises(screen_services.ValidationFailed) as refused:
+        screen_services.upload_image(name="Tall", content=content, actor=actor)
     assert refused.value.code == "too_large" and refused.value.extra["field"] == "image"
     client.force_login(director)
     r = client.post("/api/v1/screen-images/", {"name": "Tall", "image": SimpleUploadedFile("t.png", content)}, HTTP_ACCEPT_LANGUAGE="it")
@@ -100,8 +100,8 @@ def test_the_tall_png_is_refused_from_its_header_never_decoded(client, director,
     ids=["wide", "high", "thin", "huge", "empty"],
 )
 def test_an_image_out_of_bounds_is_refused_before_decoding(actor, decodes, content, code):
-    with pytest.raises(layout_service.ValidationFailed) as refused:
-        layout_service.upload_image(name="x", content=content, actor=actor)
+    with pytest.raises(screen_services.ValidationFailed) as refused:
+        screen_services.upload_image(name="x", content=content, actor=actor)
     assert refused.value.code == code and refused.value.extra["field"] == "image"
     assert decodes == []
 
@@ -109,24 +109,24 @@ def test_an_image_out_of_bounds_is_refused_before_decoding(actor, decodes, conte
 def test_a_format_not_named_is_never_decoded(actor, decodes):
     out = io.BytesIO()
     Image.new("RGB", (20, 20)).save(out, format="BMP")
-    with pytest.raises(layout_service.ValidationFailed) as refused:
-        layout_service.upload_image(name="x", content=out.getvalue(), actor=actor)
+    with pytest.raises(screen_services.ValidationFailed) as refused:
+        screen_services.upload_image(name="x", content=out.getvalue(), actor=actor)
     assert refused.value.code == "bad_image" and refused.value.extra["field"] == "image"
     assert decodes == []
     # what is within bounds is decoded, once
-    assert layout_service.upload_image(name="ok", content=grey_png(32 * 40, 40), actor=actor).width == 1280  # 32:1
+    assert screen_services.upload_image(name="ok", content=grey_png(32 * 40, 40), actor=actor).width == 1280  # 32:1
     assert len(decodes) == 1
 
 
 def test_an_upload_decodes_with_no_transaction_open(actor, decodes):
-    layout_service.upload_image(name="Logo", content=png(), actor=actor)
+    screen_services.upload_image(name="Logo", content=png(), actor=actor)
     assert [open_ for _, open_ in decodes] == [False]
 
 
 def _file(used: str, count: int = 20) -> dict:
     return {
-        "format": layout_service.FORMAT,
-        "version": layout_service.VERSION,
+        "format": screen_services.FORMAT,
+        "version": screen_services.VERSION,
         "name": "Sala",
         "portrait": False,
         "design": {
@@ -138,7 +138,7 @@ def _file(used: str, count: int = 20) -> dict:
 
 
 def test_an_import_decodes_only_the_images_its_blocks_show_outside_its_transaction(actor, decodes):
-    layout = layout_service.import_layout(_file(used="7"), actor=actor)
+    layout = screen_services.import_layout(_file(used="7"), actor=actor)
     assert len(decodes) == 1  # not 20
     assert [open_ for _, open_ in decodes] == [False]  # decoded before the transaction opened
     (stored,) = ScreenImage.objects.all()
@@ -148,28 +148,28 @@ def test_an_import_decodes_only_the_images_its_blocks_show_outside_its_transacti
 def test_an_import_refused_for_an_image_stores_nothing(actor, decodes):
     file = _file(used="3", count=3)
     file["images"]["3"]["png"] = base64.b64encode(tall_png()).decode()
-    with pytest.raises(layout_service.ValidationFailed) as refused:
-        layout_service.import_layout(file, actor=actor)
+    with pytest.raises(screen_services.ValidationFailed) as refused:
+        screen_services.import_layout(file, actor=actor)
     assert refused.value.code == "too_large" and decodes == []
     assert not ScreenImage.objects.exists() and not ScreenLayout.objects.exists()
 
 
 def test_a_decode_waits_for_a_free_slot_then_is_refused_busy(actor, monkeypatch):
-    monkeypatch.setattr(layout_service, "DECODE_WAIT", 0.05)
-    held = [layout_service._decoding.acquire(timeout=1) for _ in range(layout_service.DECODES)]
+    monkeypatch.setattr(screen_services, "DECODE_WAIT", 0.05)
+    held = [screen_services._decoding.acquire(timeout=1) for _ in range(screen_services.DECODES)]
     try:
         assert all(held)
-        with pytest.raises(layout_service.DomainError) as refused:
-            layout_service.upload_image(name="x", content=png(), actor=actor)
+        with pytest.raises(screen_services.DomainError) as refused:
+            screen_services.upload_image(name="x", content=png(), actor=actor)
         assert refused.value.code == "busy" and refused.value.status == 503
     finally:
         for _ in held:
-            layout_service._decoding.release()
+            screen_services._decoding.release()
     done = threading.Event()
-    layout_service._decoding.acquire()
-    threading.Timer(0.01, lambda: (layout_service._decoding.release(), done.set())).start()
-    monkeypatch.setattr(layout_service, "DECODE_WAIT", 5)
-    assert layout_service.upload_image(name="x", content=png(), actor=actor).width == 40  # waited its turn
+    screen_services._decoding.acquire()
+    threading.Timer(0.01, lambda: (screen_services._decoding.release(), done.set())).start()
+    monkeypatch.setattr(screen_services, "DECODE_WAIT", 5)
+    assert screen_services.upload_image(name="x", content=png(), actor=actor).width == 40  # waited its turn
     assert done.wait(1)
 
 
@@ -196,10 +196,10 @@ def test_a_picture_is_made_small_before_it_is_made_rgba(actor, monkeypatch, mode
     monkeypatch.setattr(Image.Image, "convert", spy)
     out = io.BytesIO()
     Image.new(mode, (3000, 200), {"RGB": (90, 90, 90), "L": 90, "RGBA": (90, 90, 90, 255)}[mode]).save(out, format=fmt)
-    stored = layout_service.upload_image(name="Banner", content=out.getvalue(), actor=actor)
+    stored = screen_services.upload_image(name="Banner", content=out.getvalue(), actor=actor)
     assert (stored.width, stored.height) == (1920, 128)
     made_rgba = [size for target, size in made if target == "RGBA"]
-    assert made_rgba and all(width <= layout_service.MAX_SIDE for width, _ in made_rgba), made
+    assert made_rgba and all(width <= screen_services.MAX_SIDE for width, _ in made_rgba), made
     with Image.open(io.BytesIO(bytes(stored.png))) as kept:
         assert kept.mode == "RGBA" and kept.getpixel((5, 5))[3] == 255  # drawn again, opaque
 
@@ -211,7 +211,7 @@ def test_a_palette_picture_is_blended_not_picked_when_made_small(actor):
     stripes.putdata([x % 2 for _ in range(150) for x in range(3840)])
     out = io.BytesIO()
     stripes.save(out, format="PNG")
-    stored = layout_service.upload_image(name="Stripes", content=out.getvalue(), actor=actor)
+    stored = screen_services.upload_image(name="Stripes", content=out.getvalue(), actor=actor)
     with Image.open(io.BytesIO(bytes(stored.png))) as kept:
         red, _green, blue, _alpha = kept.getpixel((100, 20))
     assert 80 < red < 180 and 80 < blue < 180
@@ -219,7 +219,7 @@ def test_a_palette_picture_is_blended_not_picked_when_made_small(actor):
 
 def test_a_second_file_is_refused_busy_while_one_is_read(client, director, api, monkeypatch):
     read = []
-    monkeypatch.setattr(layout_service, "import_layout", lambda *a, **k: read.append(1))
+    monkeypatch.setattr(screen_services, "import_layout", lambda *a, **k: read.append(1))
     with bodylimits.file_turn():  # another request's
         r = api(director).post("/api/v1/screen-layouts/import/", {"file": _file(used="1")}, format="json", HTTP_ACCEPT_LANGUAGE="it")
         assert r.status_code == 503 and r.json()["code"] == "busy" and r.json()["field"] == "image"

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from seating import services as seating
 from seating.models import PendingMove, Seat
 from tests.seating.test_support import add_entries
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.live.snapshot import MAX_ANNOUNCEMENTS, build_snapshot
 from tournaments.models import DisplayScreen, LedgerRow
 from tournaments.people.names import public_name
@@ -50,7 +50,7 @@ def running(make_tournament, actor, n, **kw):
         batch_size=1000,
     )
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     t.refresh_from_db()
     return t
 
@@ -175,9 +175,9 @@ def test_the_seats_version_changes_with_a_bust_and_a_move_not_with_the_clock_or_
     client = Client()
     v0 = seats(client, t)["seats_version"]
 
-    clockctl.pause(t, actor=actor)
-    clockctl.resume(t, actor=actor)
-    clockctl.jump_to(t, 1, actor=actor, reason="test")
+    clock_services.pause(t, actor=actor)
+    clock_services.resume(t, actor=actor)
+    clock_services.jump_to(t, 1, actor=actor, reason="test")
     seating.hand_completed(t, 1, actor=actor)  # the blinds move on: nobody moves
     assert seats(client, t)["seats_version"] == v0 == build_snapshot(t.pk)["seats_version"]
 
@@ -202,6 +202,6 @@ def test_the_seats_version_changes_with_a_bust_and_a_move_not_with_the_clock_or_
 def test_the_tables_of_a_hand_for_hand_hand_are_in_the_snapshot_only_during_one(make_tournament, actor):
     t = running(make_tournament, actor, 25)
     assert "h4h_tables" not in build_snapshot(t.pk)
-    clockctl.start_hand_for_hand(t, actor=actor)
+    clock_services.start_hand_for_hand(t, actor=actor)
     snap = build_snapshot(t.pk)
     assert snap["h4h_tables"] == [1, 2, 3] and snap["h4h_done"] == [] and snap["lobby_state"] == "hand_for_hand"

@@ -15,7 +15,7 @@ from seating import services as seating
 from seating.models import Seat
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
 from tests.seating.test_support import add_entries
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import DisplayScreen
 from tournaments.people.names import public_name
 from tournaments.setup import lifecycle
@@ -45,7 +45,7 @@ def test_the_lobby_seat_lookup_pages_through_a_field_bigger_than_a_page(browser_
     t = make_tournament(name="Big Field", table_size=10)
     add_entries(t, 60, names=[f"Zed{(i * 37) % 60:02d}" if i % 2 else f"amy{(i * 37) % 60:02d}" for i in range(60)])
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     DisplayScreen.objects.create(name="Lobby", tournament=t, token="seats-paging-tv", show={"sounds": False})
     asked = []
     page.on("request", lambda r: asked.append(r.url) if "/seats/" in r.url else None)

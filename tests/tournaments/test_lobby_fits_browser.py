@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.formats.services import series as series_service
 from tournaments.models import DisplayScreen, Entry
 from tournaments.setup import lifecycle
@@ -65,7 +65,7 @@ def test_a_ten_row_league_is_seen_in_full_and_nothing_overflows_at_1920x1080(bro
     for _ in range(120):  # a big field: big numbers in the stats, a long payout ladder
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     DisplayScreen.objects.create(name="Lobby TV", tournament=t, token="lobby-fits-tv", show={"sounds": False})
 
     page.goto(page.base_url + "/display/lobby-fits-tv/")

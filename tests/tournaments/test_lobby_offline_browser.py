@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, StructureItem
 from tournaments.setup import lifecycle
@@ -23,10 +23,10 @@ def test_the_lobby_screen_offline_starts_the_next_level_and_converges_when_back(
     for first, last in [("Mario", "Rossi"), ("Giulia", "Bianchi"), ("Luca", "Ferrari")]:
         cashier.register(t, make_person(first=first, last=last), method="CASH", actor=Actor(cashier_user, "desk"))
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     items = list(t.structure.items.order_by("position"))
     assert items[0].kind == StructureItem.LEVEL and items[1].kind == StructureItem.LEVEL
-    clockctl.set_time_left(t, 4, actor=actor, reason="the test's level ends soon")
+    clock_services.set_time_left(t, 4, actor=actor, reason="the test's level ends soon")
     DisplayScreen.objects.create(name="Lobby TV", tournament=t, token="offline-tv", show={"sounds": False})
     page.goto(page.base_url + "/display/offline-tv/")
     expect(page.locator("#level-label")).to_have_text("Level 1")
@@ -39,7 +39,7 @@ def test_the_lobby_screen_offline_starts_the_next_level_and_converges_when_back(
     expect(page.locator("#conn")).to_have_class("conn off")
     expect(page.locator("#conn")).to_have_attribute("title", "not live: the clock goes on from the last state this screen saw")
 
-    clockctl.pause(t, actor=actor, reason="a dealer change")  # the director, meanwhile
+    clock_services.pause(t, actor=actor, reason="a dealer change")  # the director, meanwhile
     page.context.set_offline(False)
     expect(page.locator("#status")).to_have_text("PAUSED", timeout=2000)  # right within 2 s of the return
     expect(page.locator("#level-label")).to_have_text("Level 2")

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from seating import services as seating
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Clock, StructureItem, Tournament
 from tournaments.setup import lifecycle
@@ -108,16 +108,16 @@ def test_each_state_has_its_lobby_picture(make_tournament, make_person, actor, c
     now = timezone.now()
     lifecycle.start(t, actor=actor, start_clock=True, now=now)
     assert build_snapshot(t, now=now)["lobby_state"] == "running"  # two tables
-    clockctl.pause(t, actor=actor, now=now)
+    clock_services.pause(t, actor=actor, now=now)
     assert build_snapshot(t, now=now)["lobby_state"] == "paused"
-    clockctl.resume(t, actor=actor, now=now)
+    clock_services.resume(t, actor=actor, now=now)
     first_break = next(i for i, it in enumerate(t.structure.items.order_by("position")) if it.kind == StructureItem.BREAK)
-    clockctl.jump_to(t, first_break, actor=actor, now=now)
+    clock_services.jump_to(t, first_break, actor=actor, now=now)
     assert build_snapshot(t, now=now)["lobby_state"] == "break"
-    clockctl.jump_to(t, first_break + 1, actor=actor, now=now)
-    clockctl.start_hand_for_hand(t, actor=actor, now=now)
+    clock_services.jump_to(t, first_break + 1, actor=actor, now=now)
+    clock_services.start_hand_for_hand(t, actor=actor, now=now)
     assert build_snapshot(t, now=now)["lobby_state"] == "hand_for_hand"
-    clockctl.end_hand_for_hand(t, actor=actor, now=now)
+    clock_services.end_hand_for_hand(t, actor=actor, now=now)
     for e in entries[:4]:
         seating.record_bust(t, [{"entry": e.pk}], actor=actor)
     snap = build_snapshot(t, now=now)
@@ -141,7 +141,7 @@ def test_next_break_in_is_the_time_left_plus_the_levels_before_the_break(field, 
     at = later + timedelta(seconds=10)
     assert (ends_at - at).total_seconds() + c["next_break_after_item"] == c["seconds_to_next_break"] - 10
     # Paused, the inputs stand still: the same value whenever it is read.
-    clockctl.pause(t, actor=actor, now=later)
+    clock_services.pause(t, actor=actor, now=later)
     p1 = build_snapshot(t, now=later + timedelta(seconds=30))["clock"]
     p2 = build_snapshot(t, now=later + timedelta(seconds=90))["clock"]
     assert p1["seconds_to_next_break"] == p2["seconds_to_next_break"] == c["seconds_to_next_break"]
@@ -205,7 +205,7 @@ def test_the_tournament_page_asks_to_start_the_clock_and_to_confirm_the_finish(f
 def test_a_running_tournament_whose_clock_was_finished_shows_a_clock_standing_still(field, actor):
     t, _entries = field
     lifecycle.start(t, actor=actor, start_clock=True)
-    clockctl.finish_clock(t, actor=actor, reason="last hands")
+    clock_services.finish_clock(t, actor=actor, reason="last hands")
     assert build_snapshot(t)["lobby_state"] == "paused"
 
 

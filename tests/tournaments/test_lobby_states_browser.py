@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import DisplayScreen, StructureItem, Tournament
@@ -91,7 +91,7 @@ def test_every_state_of_a_tournament_has_its_lobby_picture(browser_page, make_to
     expect(page.locator("#status")).to_have_text("STARTING SOON")
     expect(page.locator("#level-label")).to_have_text("Level 1")
 
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     page.goto(url)
     shot(page, "running")
     expect(page.locator("#status")).to_have_text("")
@@ -106,7 +106,7 @@ def test_every_state_of_a_tournament_has_its_lobby_picture(browser_page, make_to
     after, level_after = map(seconds, page.evaluate(both))
     assert 9 <= before - after <= 11 and before - after == level_before - level_after
 
-    clockctl.pause(t, actor=actor, reason="dealer change")
+    clock_services.pause(t, actor=actor, reason="dealer change")
     t.refresh_from_db()
     page.goto(url)
     shot(page, "paused")
@@ -118,20 +118,20 @@ def test_every_state_of_a_tournament_has_its_lobby_picture(browser_page, make_to
     expect(page.locator("#next-break")).to_have_text(frozen)
     expect(page.locator("#clock")).to_have_text(level)
 
-    clockctl.resume(t, actor=actor)
+    clock_services.resume(t, actor=actor)
     first_break = next(i for i, it in enumerate(t.structure.items.order_by("position")) if it.kind == StructureItem.BREAK)
-    clockctl.jump_to(t, first_break, actor=actor, reason="break")
+    clock_services.jump_to(t, first_break, actor=actor, reason="break")
     page.goto(url)
     shot(page, "break")
     expect(page.locator("#level-label")).to_have_text("BREAK")
 
-    clockctl.jump_to(t, first_break + 1, actor=actor, reason="play")
-    clockctl.start_hand_for_hand(t, actor=actor)
+    clock_services.jump_to(t, first_break + 1, actor=actor, reason="play")
+    clock_services.start_hand_for_hand(t, actor=actor)
     page.goto(url)
     shot(page, "hand_for_hand")
     expect(page.locator("#status")).to_have_text("HAND FOR HAND — hand 1 · 12 left, 2 paid")  # 12 in, 15 % of 12 places paid
 
-    clockctl.end_hand_for_hand(t, actor=actor)
+    clock_services.end_hand_for_hand(t, actor=actor)
     for e in entries[:5]:
         seating.record_bust(t, [{"entry": e.pk}], actor=actor)
     page.goto(url)
@@ -252,7 +252,7 @@ def test_the_lobby_in_italian(browser_page, make_tournament, make_person, direct
     expect(page.locator("#level-label")).to_have_text("Livello 1")
     expect(page.locator("#notice")).to_have_text("Shuffle up and deal: l'orologio parte tra un attimo")
     page.screenshot(path=str(ARTIFACTS / "lobby-waiting-it.png"))
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     seating.record_bust(t, [{"entry": entries[2].pk}], actor=actor)
     seating.record_bust(t, [{"entry": entries[1].pk}], actor=actor)
     lifecycle.finish(t, actor=actor)

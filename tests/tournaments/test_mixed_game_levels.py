@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.live.snapshot import clock_snapshot
 from tournaments.models import StructureItem
 
@@ -23,7 +23,7 @@ def test_a_mixed_event_shows_each_levels_game_and_the_next_one(make_tournament, 
     for level, game in zip(levels, ROTATION * 10):
         StructureItem.objects.filter(pk=level.pk).update(game=game)
     t0 = timezone.now()
-    clockctl.start_clock(t, actor=actor, now=t0)
+    clock_services.start_clock(t, actor=actor, now=t0)
     first = clock_snapshot(t, now=t0 + timedelta(minutes=1))
     assert (first["level_number"], first["game"], first["next"]["game"]) == (1, "NLHE", "RAZZ")
     second = clock_snapshot(t, now=t0 + timedelta(minutes=levels[0].minutes, seconds=30))

@@ -16,7 +16,7 @@ from tdmanager.errors import DomainError
 from tournaments import tasks
 from tournaments.cashier import services as cashier
 from tournaments.cashier.services import registration
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.actions import Action
 from tournaments.models import Clock, Entry
 from tournaments.setup import lifecycle
@@ -58,7 +58,7 @@ def test_with_check_in_the_clock_forfeits_every_paid_entry_not_checked_in_at_lev
     for e in here:
         registration.check_in(e, actor=cashier_actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
     assert all(seating_selectors.seat_of(e) is not None for e in entries)  # seated like everybody, blinded out
 
     tick(t, T0 + LEVEL + timedelta(seconds=1))  # level 1 ended: level 2 on the clock, the grace runs
@@ -90,18 +90,18 @@ def test_the_forfeit_runs_once_a_clock_re_run_or_a_restarted_worker_forfeits_nob
     for e in entries[:4]:
         registration.check_in(e, actor=cashier_actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
     version = Clock.objects.get(tournament=t).version
     tick(t, T0 + LEVEL + timedelta(seconds=2))  # grace 0: the level change itself is the deadline
     assert fresh(entries[4]).status == Entry.BUSTED
     busts = Bust.objects.filter(tournament=t).count()
     with time_machine.travel(T0 + LEVEL + timedelta(seconds=3), tick=False):
         tasks.clock_tick(t.pk, version)  # the same countdown delivered twice
-        assert clockctl.apply_no_show_deadline(t.pk) is False
+        assert clock_services.apply_no_show_deadline(t.pk) is False
         assert registration.forfeit_not_arrived(t, actor=actor) is None
     late = cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry  # paid after the deadline, not checked in
     sweep(T0 + LEVEL + timedelta(minutes=3))
-    assert clockctl.sweep(now=T0 + LEVEL + timedelta(minutes=4)) == 0  # a restarted worker sweeps again
+    assert clock_services.sweep(now=T0 + LEVEL + timedelta(minutes=4)) == 0  # a restarted worker sweeps again
     assert t.events.filter(action=FORFEITED).count() == 1
     assert Bust.objects.filter(tournament=t).count() == busts
     assert fresh(late).status == Entry.ACTIVE and seating_selectors.seat_of(late) is not None
@@ -113,11 +113,11 @@ def test_a_paused_clock_holds_the_deadline(make_tournament, make_person, cashier
     for e in entries[:3]:
         registration.check_in(e, actor=cashier_actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor, now=T0)
-    clockctl.pause(t, actor=actor, reason="dinner", now=T0 + timedelta(minutes=10))  # 10 minutes of level 1 left
+    clock_services.start_clock(t, actor=actor, now=T0)
+    clock_services.pause(t, actor=actor, reason="dinner", now=T0 + timedelta(minutes=10))  # 10 minutes of level 1 left
     sweep(T0 + timedelta(minutes=50))  # wall time past level 1 + grace, clock time not
     assert fresh(entries[3]).status == Entry.ACTIVE and not t.events.filter(action=FORFEITED).exists()
-    clockctl.resume(t, actor=actor, now=T0 + timedelta(minutes=50))  # level 1 now ends at +60, the grace at +65
+    clock_services.resume(t, actor=actor, now=T0 + timedelta(minutes=50))  # level 1 now ends at +60, the grace at +65
     tick(t, T0 + timedelta(minutes=60, seconds=1))
     sweep(T0 + timedelta(minutes=64, seconds=50))
     assert fresh(entries[3]).status == Entry.ACTIVE
@@ -132,9 +132,9 @@ def test_a_deadline_passed_while_paused_after_it_is_still_applied(make_tournamen
     for e in entries[:2]:
         registration.check_in(e, actor=cashier_actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
     with time_machine.travel(T0 + timedelta(minutes=30), tick=False):
-        clockctl.pause(t, actor=actor, now=T0 + timedelta(minutes=30))
+        clock_services.pause(t, actor=actor, now=T0 + timedelta(minutes=30))
     sweep(T0 + timedelta(minutes=31))
     assert fresh(entries[2]).status == Entry.BUSTED
 
@@ -143,7 +143,7 @@ def test_without_check_in_the_floor_marks_who_has_not_arrived_and_only_they_forf
     t = forfeit_at(make_tournament, grace=0, check_in=False)
     entries = field(t, cashier_actor, make_person, 6)  # nobody checks in: the desk does not use check-in here
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
     floor = registration.Actor(floor_user, "table map")
     never, changed_mind, stepped_out = entries[0], entries[1], entries[2]
     assert registration.mark_arrival(never, arrived=False, actor=floor).presence == Entry.NOT_ARRIVED
@@ -172,7 +172,7 @@ def test_blind_out_never_forfeits_by_the_clock(make_tournament, make_person, cas
     t = make_tournament(settings={"check_in_used": True})  # BLIND_OUT, the default
     entries = field(t, cashier_actor, make_person, 4)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
     registration.mark_arrival(entries[0], arrived=False, actor=registration.Actor(floor_user))
     tick(t, T0 + LEVEL + timedelta(seconds=1))
     sweep(T0 + 3 * LEVEL)
@@ -183,7 +183,7 @@ def test_if_nobody_arrived_nobody_is_forfeited_and_the_run_is_logged(make_tourna
     t = forfeit_at(make_tournament, grace=0)
     entries = field(t, cashier_actor, make_person, 3)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
     tick(t, T0 + LEVEL + timedelta(seconds=1))
     assert [fresh(e).status for e in entries] == [Entry.ACTIVE] * 3
     assert t.events.get(action=FORFEITED).payload["skipped"] == "nobody_arrived"
@@ -227,7 +227,7 @@ def test_the_forfeit_is_undone_like_any_bust_and_the_player_plays_on(make_tourna
     for e in entries[:3]:
         registration.check_in(e, actor=cashier_actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
     tick(t, T0 + LEVEL + timedelta(seconds=1))
     late, later = fresh(entries[3]), fresh(entries[4])
     assert (late.place, later.place) == (4, 4)

@@ -19,7 +19,7 @@ from tests.conftest import client_for, make_user
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.models import RegulatorGrant, Ruling, Tournament, Witness
-from tournaments.oversight import rules as window_rule
+from tournaments.oversight import rules as oversight_rules
 from tournaments.oversight import services as oversight
 from tournaments.setup import lifecycle
 
@@ -142,12 +142,12 @@ def test_the_tournament_page_offers_the_addendum_once_late_registration_closes(s
 
 def test_the_dispute_window_rule():
     t0 = timezone.now()
-    assert not window_rule.dispute_window("HAND", asked_at=t0).late  # no next hand yet
-    assert window_rule.dispute_window("HAND", asked_at=t0, next_hand_at=t0 - timedelta(seconds=1)).late
-    assert not window_rule.dispute_window("BREAK", asked_at=t0 + timedelta(seconds=60), disputed_at=t0).late
-    assert window_rule.dispute_window("BREAK", asked_at=t0 + timedelta(seconds=61), disputed_at=t0).late
+    assert not oversight_rules.dispute_window("HAND", asked_at=t0).late  # no next hand yet
+    assert oversight_rules.dispute_window("HAND", asked_at=t0, next_hand_at=t0 - timedelta(seconds=1)).late
+    assert not oversight_rules.dispute_window("BREAK", asked_at=t0 + timedelta(seconds=60), disputed_at=t0).late
+    assert oversight_rules.dispute_window("BREAK", asked_at=t0 + timedelta(seconds=61), disputed_at=t0).late
     with pytest.raises(ValueError):
-        window_rule.dispute_window("BREAK", asked_at=t0)
+        oversight_rules.dispute_window("BREAK", asked_at=t0)
 
 
 def test_a_ruling_is_recorded_with_the_window_checked(started, floor_user):

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from seating import services as seating
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import Tournament
 
 from ..seating.test_support import arrange, started  # noqa: F401 (fixture)
@@ -20,7 +20,7 @@ def test_the_floor_overview_follows_every_running_tournament(browser_page, start
     page = browser_page
     a = started(18, table_size=10, name="Main Event")
     arrange(a, {1: range(1, 11), 2: range(1, 9)}, big_blinds={1: (3, 2), 2: (5, 4)})
-    clockctl.start_clock(a, actor=actor)
+    clock_services.start_clock(a, actor=actor)
     b = started(9, name="Turbo")
     make_user("floor1", "floor")
     login(page, "floor1", "pw-floor1")

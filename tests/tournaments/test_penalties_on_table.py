@@ -15,7 +15,7 @@ from seating import selectors as seating_selectors
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.floor import services as floor
 from tournaments.models import Penalty, Tournament
@@ -126,10 +126,10 @@ def test_count_players_at_next_hand_counts_the_table_when_the_penalty_starts(mak
 def test_a_time_suspension_runs_on_the_tournament_clock(make_tournament, make_person, director):
     t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003")
     t0 = timezone.now()
-    clockctl.start_clock(t, actor=actor, now=t0)
+    clock_services.start_clock(t, actor=actor, now=t0)
     p = floor.issue_penalty(t, entries[2], kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=10, actor=actor, now=t0)
     assert p.ends_at == t0 + timedelta(minutes=10)
-    clockctl.pause(t, actor=actor, now=t0 + timedelta(minutes=4))
+    clock_services.pause(t, actor=actor, now=t0 + timedelta(minutes=4))
     p.refresh_from_db()
     assert (p.ends_at, p.seconds_left) == (None, 360)
     # An hour paused: the suspension is still running, six minutes left, shown as paused.
@@ -138,7 +138,7 @@ def test_a_time_suspension_runs_on_the_tournament_clock(make_tournament, make_pe
     row = _map_row(t, entries[2])["penalties"][0]
     assert (row["seconds_left"], row["clock_paused"]) == (360, True)
     assert row["label"] == "Time suspension: 6:00 left · clock paused"
-    clockctl.resume(t, actor=actor, now=later)
+    clock_services.resume(t, actor=actor, now=later)
     p.refresh_from_db()
     assert p.ends_at == later + timedelta(minutes=6)
     assert not floor.active_penalties(t, now=later + timedelta(minutes=6, seconds=1)).filter(pk=p.pk).exists()

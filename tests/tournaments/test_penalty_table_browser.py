@@ -65,7 +65,7 @@ def test_two_penalty_rounds_at_six_players_count_down_with_the_hand_completed_ta
 def test_a_time_suspension_held_by_the_paused_clock_shows_on_the_floor_page_and_the_table_map(browser_page, make_tournament, make_person, director):
     from django.utils import timezone
 
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.floor import services as floor
 
     actor = Actor(director, "test")
@@ -73,9 +73,9 @@ def test_a_time_suspension_held_by_the_paused_clock_shows_on_the_floor_page_and_
     entries = [cashier.register(t, make_person(), method="CASH", actor=actor).entry for _ in range(6)]
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
     now = timezone.now()
-    clockctl.start_clock(t, actor=actor, now=now)
+    clock_services.start_clock(t, actor=actor, now=now)
     floor.issue_penalty(t, entries[0], kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=10, actor=actor, now=now)
-    clockctl.pause(t, actor=actor, reason="dinner")
+    clock_services.pause(t, actor=actor, reason="dinner")
     make_user("floorie", "floor")
     page = browser_page
     login(page, "floorie", "pw-floorie")

@@ -16,7 +16,7 @@ from seating import services as seating
 from seating.models import PendingMove
 from seating.selectors import seat_of
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Entry, LedgerRow
@@ -109,7 +109,7 @@ def test_before_the_start_the_page_says_seats_come_with_the_draw(tournament, per
 
 def test_the_page_shows_the_seat_the_clock_the_field_and_the_ladder_and_nobody_elses_seat(started, actor):
     t = started(18, table_size=9)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     entry = t.entries.get(number=5)
     s = state(entry.phone_token)
     seat = seat_of(entry)

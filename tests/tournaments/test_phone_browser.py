@@ -10,7 +10,7 @@ from seating.models import PendingMove
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import Entry
 from tournaments.setup import lifecycle
 
@@ -27,7 +27,7 @@ def test_the_phone_page_follows_a_move_and_a_bust_by_itself(browser_page, make_t
         cashier.register(t, make_person(f"Player{n:02d}", "Rossi"), method="CASH", actor=cashier_actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
     layout = arrange(t, {1: range(1, 11), 2: range(1, 9)}, big_blinds={1: (3, 2), 2: (5, 4)})
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     mover = Entry.objects.select_related("person").get(pk=layout[1][4])
 
     page.goto(page.base_url + f"/p/{mover.phone_token}/")

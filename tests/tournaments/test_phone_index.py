@@ -114,19 +114,19 @@ def own_parts(t) -> dict:
 def room(make_tournament, make_person, cashier_actor, actor):
     """25 players at three tables of nine, the clock running."""
     from tournaments.cashier import services as cashier
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
     from tournaments.setup import lifecycle
 
     t = make_tournament(name="Phones")
     entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(25)]
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     return t, [Entry.objects.get(pk=e.pk) for e in entries]
 
 
 def test_a_bust_at_table_3_changes_the_phones_of_its_players_and_everyones_players_left_and_no_phone_reads(hub, room, monkeypatch, actor):
     from seating import services as seating
-    from tournaments.clock import services as clockctl
+    from tournaments.clock import services as clock_services
 
     t, entries = room
     index_builds = []
@@ -157,7 +157,7 @@ def test_a_bust_at_table_3_changes_the_phones_of_its_players_and_everyones_playe
         bust_seq = await in_thread(last_seq, t)
         after_bust = [await p.until_seq(bust_seq) for p in phones]
         # The next change (a pause changes nobody's own part) closes the window of the bust's frames.
-        await in_thread(lambda: clockctl.pause(t, actor=actor))
+        await in_thread(lambda: clock_services.pause(t, actor=actor))
         pause_seq = await in_thread(last_seq, t)
         after_pause = [await p.until_seq(pause_seq) for p in phones]
         for p in phones:

@@ -10,7 +10,7 @@ import pytest
 from seating import services as seating
 from tests.servers import live_stack  # noqa: F401 (fixture)
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
 from tournaments.setup import lifecycle
 
@@ -42,7 +42,7 @@ def test_the_phone_stream_pushes_the_bust_to_that_player_only(live_stack, make_t
     t = make_tournament(name="Phone Live Event")
     entries = [cashier.register(t, make_person(), method="CASH", actor=actor).entry for _ in range(4)]
     lifecycle.start(t, actor=actor)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     victim, other = entries[2], entries[0]
 
     def three_players_left(out):

@@ -12,9 +12,9 @@ from django.test import Client
 from seating import services as seating
 from seating.selectors import seat_of
 from tdmanager.celery import app as celery_app
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.models import Entry, PushSubscription, RegistrationNotice, Tournament
-from tournaments.notices import services as push_service
+from tournaments.notices import services as notice_services
 from tournaments.notices import tasks
 from tournaments.people import privacy
 from tournaments.setup import lifecycle
@@ -166,14 +166,14 @@ def test_the_players_registered_hear_that_the_event_starts_soon(make_tournament,
 def test_the_players_hear_that_the_break_ends(make_tournament, service, worker, actor):
     t = tournament_of(make_tournament, 4)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     anna = t.entries.order_by("number").first()
     phone = Phone(service, "/ok/anna")
     assert subscribe(anna, phone, "en").status_code == 201
-    clockctl.insert_break(t, 10, actor=actor, reason="dinner")
+    clock_services.insert_break(t, 10, actor=actor, reason="dinner")
     tasks.tell_timed_players()
     assert service.received == []  # ten minutes of break left
-    clockctl.set_time_left(t, 100, actor=actor, reason="back soon")
+    clock_services.set_time_left(t, 100, actor=actor, reason="back soon")
     tasks.tell_timed_players()
     service.wait_for(1)
     message = service.to("/ok/anna")[0]
@@ -240,9 +240,9 @@ def test_the_breaks_end_is_told_at_its_moment(make_tournament, service, worker, 
     phone = Phone(service, "/ok/anna")
     assert subscribe(anna, phone, "en").status_code == 201
     with time_machine.travel(timezone.now(), tick=False) as clock:
-        clockctl.start_clock(t, actor=actor)
-        clockctl.insert_break(t, 10, actor=actor, reason="dinner")
-        clockctl.set_time_left(t, 135, actor=actor, reason="back soon")  # told in 15 s
+        clock_services.start_clock(t, actor=actor)
+        clock_services.insert_break(t, 10, actor=actor, reason="dinner")
+        clock_services.set_time_left(t, 135, actor=actor, reason="back soon")  # told in 15 s
         now = timezone.now()
         tasks.tell_timed_players()
         ((tournament, eta),) = timed_tasks
@@ -315,7 +315,7 @@ def test_the_default_allow_list_takes_the_browsers_push_services_over_https(sett
 #: Endpoints that two URL parsers could read as two hosts, or that the sending client cannot
 #: read at all: each is refused, however the allow-list reads its host.
 TWO_READINGS = (
-    "https://127.0.0.1\\.push.apple.com/x",  # urllib3: 127.0.0.1; urlsplit: a host under push.apple.com
+    "https://127.0.0.1\\.push.apple.com/x",  # urllib3: 127.0.0.1; urlsplit: a host under notice_services.apple.com
     "https://web.push.apple.com\\@127.0.0.1/x",
     "https://fcm.googleapis.com:/x",  # an empty port
     "https://a..push.apple.com/x",  # an empty label
@@ -429,15 +429,15 @@ def test_the_phones_are_forgotten_a_set_time_after_the_last_event(make_tournamen
 
     from django.utils import timezone
 
-    from tournaments.notices import services as push
+    from tournaments.notices import services as notice_services
 
     t = tournament_of(make_tournament, 1, settings={"push_keep_days": 2})
     entry = t.entries.get()
     assert subscribe(entry, Phone(service, "/ok/x")).status_code == 201
-    assert push.forget_old_subscriptions() == 0  # the event is still to play
+    assert notice_services.forget_old_subscriptions() == 0  # the event is still to play
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.FINISHED, start_at=timezone.now() - timedelta(days=1))
-    assert push.forget_old_subscriptions() == 0
-    assert push.forget_old_subscriptions(now=timezone.now() + timedelta(days=2)) == 1
+    assert notice_services.forget_old_subscriptions() == 0
+    assert notice_services.forget_old_subscriptions(now=timezone.now() + timedelta(days=2)) == 1
     assert not PushSubscription.objects.exists()
 
 
@@ -683,12 +683,12 @@ def test_the_environments_proxy_is_used_unless_no_proxy_names_the_push_service(m
     monkeypatch.setattr(transport._local, "session", None, raising=False)  # a new session reads the environment
     monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
     monkeypatch.setenv("no_proxy", "example.org")
-    message = push_service.Message(PushSubscription.objects.get().pk, {"title": "t", "body": "via the proxy"}, 60, "high", "x")
-    assert push_service.send_one(message).status == 0  # the proxy took no connection
+    message = notice_services.Message(PushSubscription.objects.get().pk, {"title": "t", "body": "via the proxy"}, 60, "high", "x")
+    assert notice_services.send_one(message).status == 0  # the proxy took no connection
     assert service.received == []
     monkeypatch.setattr(transport._local, "session", None)
     monkeypatch.setenv("no_proxy", "127.0.0.1")
-    assert push_service.send_one(message).delivered
+    assert notice_services.send_one(message).delivered
     assert len(service.received) == 1
 
 
@@ -699,7 +699,7 @@ def test_a_worker_sends_no_faster_than_the_houses_pace(service, settings):
 
     settings.TDM_PUSH_RATE = 50
     phone = Phone(service, "/ok/paced")
-    key = push_service.installation_keys().private_key
+    key = notice_services.installation_keys().private_key
     began = time.monotonic()
     for i in range(11):
         assert transport.post_encrypted(phone.subscription, {"body": str(i)}, private_pem=key, ttl=60, urgency="high", topic="t").delivered
@@ -775,7 +775,7 @@ def test_a_push_service_that_keeps_failing_is_not_called_while_its_circuit_is_op
     settings.TDM_PUSH_BREAKER_FAILURES, settings.TDM_PUSH_BREAKER_SECONDS = 2, 60
     try:
         phone, other = Phone(dead, "/dead/x"), Phone(service, "/ok/y")
-        key = push_service.installation_keys().private_key
+        key = notice_services.installation_keys().private_key
 
         def send(p):
             began = time.monotonic()

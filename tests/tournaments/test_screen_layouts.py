@@ -11,8 +11,7 @@ from PIL import Image
 
 from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
 from tournaments.screens import rules as layouts
-from tournaments.screens import services as layout_service
-from tournaments.screens import services as screens
+from tournaments.screens import services as screen_services
 
 pytestmark = pytest.mark.django_db
 
@@ -43,14 +42,14 @@ def design(*blocks, **theme):
     ],
 )
 def test_a_wrong_block_is_refused_naming_its_field(block, field):
-    with pytest.raises(layout_service.ValidationFailed) as refused:
+    with pytest.raises(screen_services.ValidationFailed) as refused:
         layouts.clean_design(design(block))
     assert refused.value.extra["field"] == field
 
 
 def test_a_data_block_is_placed_once_texts_and_images_again():
     twice = design({"kind": "clock", "x": 0, "y": 0, "w": 4, "h": 4}, {"kind": "clock", "x": 4, "y": 0, "w": 4, "h": 4})
-    with pytest.raises(layout_service.ValidationFailed) as refused:
+    with pytest.raises(screen_services.ValidationFailed) as refused:
         layouts.clean_design(twice)
     assert refused.value.extra["field"] == "blocks[1].kind"
     texts = design({"kind": "text", "x": 0, "y": 0, "w": 4, "h": 4, "text": "a"}, {"kind": "text", "x": 4, "y": 0, "w": 4, "h": 4, "text": "b"})
@@ -67,7 +66,7 @@ def test_every_built_in_layout_is_valid():
 
 def test_an_uploaded_image_is_drawn_again_never_served_as_sent(client, director, actor):
     sent = png(3000, 1500, extra=b"<script>alert(1)</script>")  # a comment riding after the image
-    image = layout_service.upload_image(name="Logo", content=sent, actor=actor)
+    image = screen_services.upload_image(name="Logo", content=sent, actor=actor)
     stored = bytes(image.png)
     assert stored != sent and b"<script>" not in stored
     with Image.open(io.BytesIO(stored)) as again:
@@ -75,13 +74,13 @@ def test_an_uploaded_image_is_drawn_again_never_served_as_sent(client, director,
     r = client.get(f"/screens/images/{image.digest}.png")  # public: every screen shows it
     assert r.status_code == 200 and r["Content-Type"] == "image/png" and r["X-Content-Type-Options"] == "nosniff" and r.content == stored
     for bad, code in ((b"<html><script>alert(1)</script></html>", "bad_image"), (b"GIF89a" + b"\x00" * 10, "bad_image"), (b"", "invalid")):
-        with pytest.raises(layout_service.ValidationFailed) as refused:
-            layout_service.upload_image(name="x", content=bad, actor=actor)
+        with pytest.raises(screen_services.ValidationFailed) as refused:
+            screen_services.upload_image(name="x", content=bad, actor=actor)
         assert refused.value.code == code and refused.value.extra["field"] == "image"
 
 
 def test_an_image_is_read_once_per_process(client, actor, django_assert_num_queries):
-    image = layout_service.upload_image(name="Sponsor", content=png(), actor=actor)
+    image = screen_services.upload_image(name="Sponsor", content=png(), actor=actor)
     assert client.get(f"/screens/images/{image.digest}.png").status_code == 200
     with django_assert_num_queries(0):
         assert client.get(f"/screens/images/{image.digest}.png").status_code == 200
@@ -115,8 +114,8 @@ def test_the_api_saves_refuses_naming_the_field_and_keeps_a_used_layout(api, dir
 
 
 def test_a_layout_travels_as_a_file_with_its_images(api, director, actor):
-    logo = layout_service.upload_image(name="Casinò", content=png(64, 32), actor=actor)
-    made = layout_service.save_layout(
+    logo = screen_services.upload_image(name="Casinò", content=png(64, 32), actor=actor)
+    made = screen_services.save_layout(
         name="Serata",
         design=design({"kind": "logo", "x": 0, "y": 0, "w": 4, "h": 3, "image": logo.pk}, {"kind": "clock", "x": 4, "y": 0, "w": 20, "h": 24}),
         actor=actor,
@@ -139,15 +138,15 @@ def test_a_layout_travels_as_a_file_with_its_images(api, director, actor):
 
 def test_one_speaker_among_the_screens_of_a_tournament(actor, make_tournament):
     t, other = make_tournament(name="Main"), make_tournament(name="Side")
-    a = screens.create_screen({"name": "A", "tournament": t, "speaker": True}, actor=actor)
-    c = screens.create_screen({"name": "C", "tournament": other, "speaker": True}, actor=actor)
-    b = screens.create_screen({"name": "B", "tournament": t}, actor=actor)
-    screens.update_screen(b, {"speaker": True}, actor=actor)
+    a = screen_services.create_screen({"name": "A", "tournament": t, "speaker": True}, actor=actor)
+    c = screen_services.create_screen({"name": "C", "tournament": other, "speaker": True}, actor=actor)
+    b = screen_services.create_screen({"name": "B", "tournament": t}, actor=actor)
+    screen_services.update_screen(b, {"speaker": True}, actor=actor)
     assert dict(DisplayScreen.objects.values_list("name", "speaker")) == {"A": False, "B": True, "C": True}  # C speaks for another event
-    with pytest.raises(layout_service.ValidationFailed) as refused:
-        screens.update_screen(c, {"sounds": {"events": {"level": {"sound": "siren"}}}}, actor=actor)
+    with pytest.raises(screen_services.ValidationFailed) as refused:
+        screen_services.update_screen(c, {"sounds": {"events": {"level": {"sound": "siren"}}}}, actor=actor)
     assert refused.value.extra["field"] == "sounds.events.level.sound"
-    screens.update_screen(c, {"sounds": {"warn_minutes": 5, "events": {"level": {"speak": False}}}}, actor=actor)
+    screen_services.update_screen(c, {"sounds": {"warn_minutes": 5, "events": {"level": {"speak": False}}}}, actor=actor)
     stored = DisplayScreen.objects.get(pk=c.pk).sounds
     assert stored["warn_minutes"] == 5 and stored["events"]["level"] == {"on": True, "sound": "chime", "speak": False, "text": ""}
     assert a.pk
@@ -156,7 +155,7 @@ def test_one_speaker_among_the_screens_of_a_tournament(actor, make_tournament):
 def test_the_screen_page_draws_a_layouts_text_as_text_and_serves_it_once(client, actor, make_tournament):
     t = make_tournament(name="Main")
     hostile = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
-    made = layout_service.save_layout(
+    made = screen_services.save_layout(
         name="Hostile",
         design=design({"kind": "text", "x": 0, "y": 0, "w": 24, "h": 4, "text": hostile}, {"kind": "clock", "x": 0, "y": 4, "w": 24, "h": 20}),
         actor=actor,
@@ -207,10 +206,10 @@ def test_an_image_uploaded_through_the_api_may_hold_nul_bytes_a_text_file_is_no_
 def test_an_image_address_is_its_bytes_whatever_happens_to_the_rows(client, actor):
     """A restore (or a test database) may give an id to another image: the address is the
     image's digest, so a web process that kept the first never shows it for the second."""
-    first = layout_service.upload_image(name="A", content=png(10, 10), actor=actor)
+    first = screen_services.upload_image(name="A", content=png(10, 10), actor=actor)
     assert client.get(f"/screens/images/{first.digest}.png").status_code == 200  # kept by this process
     ScreenImage.objects.all().delete()
-    second = layout_service.upload_image(name="B", content=png(30, 10), actor=actor)
+    second = screen_services.upload_image(name="B", content=png(30, 10), actor=actor)
     with Image.open(io.BytesIO(client.get(f"/screens/images/{second.digest}.png").content)) as shown:
         assert shown.size == (30, 10)
 
@@ -222,10 +221,10 @@ def classic_with(*extra):
 
 
 def test_a_block_over_another_is_refused_naming_both_and_their_cells_blocks_that_take_turns_are_not(api, director, actor):
-    logo = layout_service.upload_image(name="Logo", content=png(), actor=actor)
+    logo = screen_services.upload_image(name="Logo", content=png(), actor=actor)
     over_players = classic_with({"kind": "logo", "x": 17, "y": 2, "w": 2, "h": 2, "image": logo.pk})  # the logo over "Players left"
-    with pytest.raises(layout_service.ValidationFailed) as refused:
-        layout_service.save_layout(name="Serata", design=over_players, actor=actor)
+    with pytest.raises(screen_services.ValidationFailed) as refused:
+        screen_services.save_layout(name="Serata", design=over_players, actor=actor)
     assert refused.value.code == "blocks_overlap" and refused.value.extra["field"] == "blocks[14]"
     assert refused.value.message == (
         "blocks[14]: Logo (column 18, row 3, 2 by 2 cells) overlaps Players left and entries (column 18, row 3, 7 by 3 cells): "
@@ -238,13 +237,13 @@ def test_a_block_over_another_is_refused_naming_both_and_their_cells_blocks_that
     assert r.status_code == 400 and r.json()["code"] == "blocks_overlap" and r.json()["field"] == "blocks[14]"
     assert "colonna 18, riga 3" in r.json()["detail"] and "Giocatori" in r.json()["detail"]
     file = {"format": "tdmanager-screen-layout", "version": 1, "name": "Serata", "design": over_players, "images": {}}
-    with pytest.raises(layout_service.ValidationFailed) as refused:
-        layout_service.import_layout(file, actor=actor)
+    with pytest.raises(screen_services.ValidationFailed) as refused:
+        screen_services.import_layout(file, actor=actor)
     assert refused.value.code == "blocks_overlap"
     # on exactly the same cells as the players, the logo takes turns with them: accepted
     taking_turns = classic_with({"kind": "logo", "x": 17, "y": 2, "w": 7, "h": 3, "image": logo.pk})
-    assert layout_service.save_layout(name="A turni", design=taking_turns, actor=actor).design["blocks"][-1]["kind"] == "logo"
+    assert screen_services.save_layout(name="A turni", design=taking_turns, actor=actor).design["blocks"][-1]["kind"] == "logo"
     assert [sorted(g) for g in layouts.turns(taking_turns["blocks"])] == [[5, 14], [8, 9]]
     # the results cover the blocks of the play (in their place at the end): a copy of every built-in one is saved
     for name, built in layouts.BUILTIN.items():
-        layout_service.save_layout(name=f"Copia {name}", design=built["design"], portrait=built["portrait"], actor=actor)
+        screen_services.save_layout(name=f"Copia {name}", design=built["design"], portrait=built["portrait"], actor=actor)

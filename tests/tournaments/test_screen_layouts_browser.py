@@ -13,12 +13,12 @@ from playwright.sync_api import expect
 from tests.browser import ARTIFACTS, browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.formats.test_league import play, score
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.floor import chipsets
 from tournaments.formats.services import series as series_service
 from tournaments.models import DisplayScreen, ScreenLayout
 from tournaments.screens import rules as layouts
-from tournaments.screens import services as screens
+from tournaments.screens import services as screen_services
 from tournaments.setup import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,7 +39,7 @@ def running(make_tournament, make_person, actor, cashier_actor, players=12, **kw
     for _ in range(players):
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clockctl.start_clock(t, actor=actor)
+    clock_services.start_clock(t, actor=actor)
     t.refresh_from_db()
     return t
 
@@ -201,17 +201,17 @@ def test_the_break_layout_shows_at_the_break(browser_page, make_tournament, make
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(page.base_url + "/display/break-layout-tv/")
     expect(page.locator('#screen[data-layout="builtin:default"]')).to_have_count(1)
-    clockctl.jump_to(t, 4, actor=actor, reason="pausa")  # the structure's first break
+    clock_services.jump_to(t, 4, actor=actor, reason="pausa")  # the structure's first break
     expect(page.locator('#screen[data-layout="builtin:break"]')).to_have_count(1, timeout=20000)
     expect(page.locator('.block[data-kind="chips"] li')).to_have_text([re.compile(r"^25\s*verde$"), re.compile(r"^100\s*#111111$")])
     page.screenshot(path=str(ARTIFACTS / "lobby-break-layout.png"))
-    clockctl.jump_to(t, 5, actor=actor, reason="si riprende")
+    clock_services.jump_to(t, 5, actor=actor, reason="si riprende")
     expect(page.locator('#screen[data-layout="builtin:default"]')).to_have_count(1, timeout=20000)
 
 
 def test_the_speaker_says_each_event_once_in_words(browser_page, make_tournament, make_person, actor, cashier_actor):
     t = running(make_tournament, make_person, actor, cashier_actor, name="Torneo parlato")
-    speaker = screens.create_screen({"name": "Altoparlante", "tournament": t, "speaker": True}, actor=actor)
+    speaker = screen_services.create_screen({"name": "Altoparlante", "tournament": t, "speaker": True}, actor=actor)
     DisplayScreen.objects.filter(pk=speaker.pk).update(token="speaker-tv")
     DisplayScreen.objects.create(name="Muto", tournament=t, token="quiet-tv")
     page = browser_page
@@ -227,12 +227,12 @@ def test_the_speaker_says_each_event_once_in_words(browser_page, make_tournament
     log = page.locator("#announcer-log li")
     expect(log).to_have_count(0)  # opening the page announces nothing that happened before
 
-    clockctl.jump_to(t, 2, actor=actor, reason="avanti")  # level 3: 100/200, ante 200
+    clock_services.jump_to(t, 2, actor=actor, reason="avanti")  # level 3: 100/200, ante 200
     expect(log).to_have_text(["Livello tre: bui cento e duecento, ante duecento"], timeout=20000)
     assert page.locator("#announcer-log li").first.get_attribute("data-event") == "level"
-    screens.update_screen(DisplayScreen.objects.get(pk=speaker.pk), {"announcement": "Cena servita al bar"}, actor=actor)
+    screen_services.update_screen(DisplayScreen.objects.get(pk=speaker.pk), {"announcement": "Cena servita al bar"}, actor=actor)
     expect(log).to_have_text(["Livello tre: bui cento e duecento, ante duecento", "Cena servita al bar"], timeout=20000)
-    clockctl.set_time_left(t, 63, actor=actor, reason="un minuto")
+    clock_services.set_time_left(t, 63, actor=actor, reason="un minuto")
     expect(log.nth(2)).to_have_text("Manca un minuto alla fine del livello", timeout=20000)
     assert log.nth(2).get_attribute("data-event") == "minutes_left"
 
@@ -240,7 +240,7 @@ def test_the_speaker_says_each_event_once_in_words(browser_page, make_tournament
     expect(page.locator("#clock")).not_to_have_text("--:--")
     page.wait_for_timeout(4000)  # a few polls of the same state
     expect(log).to_have_count(3)
-    clockctl.jump_to(t, 4, actor=actor, reason="pausa")  # a break of the structure
+    clock_services.jump_to(t, 4, actor=actor, reason="pausa")  # a break of the structure
     expect(log.nth(3)).to_have_text(re.compile(r"^Pausa: \w+ minuti$"), timeout=20000)
     expect(quiet.locator("#announcer-log li")).to_have_count(0)  # the other screen stays quiet
     assert errors == []

@@ -11,31 +11,31 @@ from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tournaments import labels
 from tournaments.api.base import validated_body
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.clock.serializers import ClockActionSerializer
 from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 from tournaments.models import Tournament
-from tournaments.notices import services as push
+from tournaments.notices import services as notice_services
 
 CLOCK_OPS = {
     # op: function(t, data, actor); who may take it: tdmanager.policy
-    "start": lambda t, d, a: clockctl.start_clock(t, actor=a),
-    "pause": lambda t, d, a: clockctl.pause(t, actor=a, reason=d["reason"]),
-    "resume": lambda t, d, a: clockctl.resume(t, actor=a, reason=d["reason"]),
-    "add-time": lambda t, d, a: clockctl.add_time(t, _need(d, "seconds"), actor=a, reason=d["reason"]),
-    "set-time": lambda t, d, a: clockctl.set_time_left(t, _need(d, "seconds"), actor=a, reason=d["reason"]),
-    "jump": lambda t, d, a: clockctl.jump_to(t, _need(d, "item_index"), actor=a, reason=_reason(d), seconds_left=d.get("seconds")),
-    "insert-break": lambda t, d, a: clockctl.insert_break(t, _need(d, "minutes"), actor=a, reason=_reason(d), color_up=d["color_up"]),
-    "finish": lambda t, d, a: clockctl.finish_clock(t, actor=a, reason=_reason(d)),
-    "hand-for-hand": lambda t, d, a: clockctl.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"]),
-    "end-hand-for-hand": lambda t, d, a: clockctl.end_hand_for_hand(t, actor=a, reason=d["reason"]),
-    "next-hand": lambda t, d, a: clockctl.h4h_next_hand(t, actor=a),
-    "call-clock": lambda t, d, a: clockctl.call_the_clock(
+    "start": lambda t, d, a: clock_services.start_clock(t, actor=a),
+    "pause": lambda t, d, a: clock_services.pause(t, actor=a, reason=d["reason"]),
+    "resume": lambda t, d, a: clock_services.resume(t, actor=a, reason=d["reason"]),
+    "add-time": lambda t, d, a: clock_services.add_time(t, _need(d, "seconds"), actor=a, reason=d["reason"]),
+    "set-time": lambda t, d, a: clock_services.set_time_left(t, _need(d, "seconds"), actor=a, reason=d["reason"]),
+    "jump": lambda t, d, a: clock_services.jump_to(t, _need(d, "item_index"), actor=a, reason=_reason(d), seconds_left=d.get("seconds")),
+    "insert-break": lambda t, d, a: clock_services.insert_break(t, _need(d, "minutes"), actor=a, reason=_reason(d), color_up=d["color_up"]),
+    "finish": lambda t, d, a: clock_services.finish_clock(t, actor=a, reason=_reason(d)),
+    "hand-for-hand": lambda t, d, a: clock_services.start_hand_for_hand(t, actor=a, seconds_per_hand=d.get("seconds_per_hand"), reason=d["reason"]),
+    "end-hand-for-hand": lambda t, d, a: clock_services.end_hand_for_hand(t, actor=a, reason=d["reason"]),
+    "next-hand": lambda t, d, a: clock_services.h4h_next_hand(t, actor=a),
+    "call-clock": lambda t, d, a: clock_services.call_the_clock(
         t, _need(d, "table"), actor=a, preset=d.get("preset"), seconds=d.get("seconds"), entry=d.get("entry"), player=d["player"]
     ),
-    "tell-players": lambda t, d, a: push.announce(t, d["text"], actor=a),
-    "call-time": lambda t, d, a: clockctl.set_player_clock_call_time(
+    "tell-players": lambda t, d, a: notice_services.announce(t, d["text"], actor=a),
+    "call-time": lambda t, d, a: clock_services.set_player_clock_call_time(
         t, _need(d, "entry"), d.get("seconds"), actor=a, preset=d.get("preset"), reason=d["reason"]
     ),
 }

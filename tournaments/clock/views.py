@@ -5,8 +5,8 @@ from django.utils.translation import gettext as _
 
 from tdmanager.security import no_store
 from tournaments import labels
-from tournaments.clock import rules as clock_engine
-from tournaments.clock import selectors as clockview
+from tournaments.clock import rules as clock_rules
+from tournaments.clock import selectors as clock_selectors
 from tournaments.house import HouseRules
 from tournaments.models import DisplayScreen, Entry, Tournament
 
@@ -32,7 +32,7 @@ def clock_page(request, pk):
             labels.SHOT_CLOCK_PRESETS.get(name, labels.humanize(name)),
             (rules.clock_call_seconds, rules.clock_call_countdown_seconds) if name == rules.clock_call_preset else secs,
         )
-        for name, secs in sorted(clock_engine.SHOT_CLOCK_PRESETS.items())
+        for name, secs in sorted(clock_rules.SHOT_CLOCK_PRESETS.items())
     ]
     response = render(
         request,
@@ -40,12 +40,12 @@ def clock_page(request, pk):
         {
             "t": t,
             "items": items,
-            "rows": list(zip(items, clockview.item_names(items))),
+            "rows": list(zip(items, clock_selectors.item_names(items))),
             # FMT-16: a structure whose levels name their game shows it by level
             "level_games": any(it.game for it in items if not it.is_break),
             "clock_statuses": {k: str(v) for k, v in labels.CLOCK_STATUSES.items()},
             "screens": DisplayScreen.objects.filter(tournament=t),
-            "structure_warnings": clockview.structure_warnings(clockview.structure_items(t), clockview.final_table_item(t)),
+            "structure_warnings": clock_selectors.structure_warnings(clock_selectors.structure_items(t), clock_selectors.final_table_item(t)),
             "panel_choices": panels,
             "shot_presets": shot_presets,
             "shot_preset": rules.clock_call_preset,

@@ -20,7 +20,7 @@ from tdmanager.formatting import money as fmt_money
 from tdmanager.formatting import num as fmt_num
 from tdmanager.roles import ROLE_LABELS
 from tournaments.eventlog.actions import Action
-from tournaments.imports import rules as importing
+from tournaments.imports import rules as import_rules
 from tournaments.labels import ADJUSTMENT_KINDS, METHODS, humanize, penalty_kind_label, penalty_reason_label
 
 A = Action
@@ -576,7 +576,7 @@ def _context(action: str, p: Mapping, *, actor: str, currency: str, entries: Map
             if isinstance(p.get(key), str):
                 ctx[key] = str(ROLE_LABELS.get(p[key], p[key])) if p[key] else str(NO_ROLE)
     if action == A.IMPORT_DONE and isinstance(p.get("kind"), str):  # the kind of sheet by its name, never its code
-        found = importing.get(p["kind"])
+        found = import_rules.get(p["kind"])
         ctx["kind"] = gettext(found.title) if found else humanize(p["kind"])
     if isinstance(p.get("witnessed"), str):
         ctx["witnessed_label"] = Action.label_of(p["witnessed"])

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import signals
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.house import HouseRules
 from tournaments.live.snapshot import clock_snapshot
 from tournaments.models import Entry, Tournament
@@ -42,7 +42,7 @@ def tournament_row(t: Tournament, now=None) -> dict:
         "players_left": t.n_active,
         "entries": t.n_active + t.n_busted,
         "hand_for_hand": bool(clk.get("hand_for_hand")),
-        "late_registration_open": clockview.late_registration_open(t, now),
+        "late_registration_open": clock_selectors.late_registration_open(t, now),
         "late_registration_level": HouseRules.of(t).late_registration_level(t),
         "tables": None,
         "moves_pending": 0,

@@ -16,7 +16,7 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 from tournaments import draws, signals
 from tournaments.cashier.ledger import lock_tournament
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.floor import chiprace, penalties
@@ -180,7 +180,7 @@ def race_denomination(t: Tournament, now=None) -> int | None:
     smallest the blinds no longer need at a break still to come (``color_up_suggestions``)."""
     if t.structure_id is None:
         return None
-    here = clockview.item_index_now(t, now)
+    here = clock_selectors.item_index_now(t, now)
     for it in list(t.structure.items.order_by("position"))[here:]:
         if it.kind == StructureItem.BREAK and it.removes_denominations:
             return min(it.removes_denominations)

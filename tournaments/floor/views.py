@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import labels
 from tournaments.floor import overview, penalties
-from tournaments.floor import services as floor_service
+from tournaments.floor import services as floor_services
 from tournaments.house import HouseRules
 from tournaments.models import ChipSet, Entry, Tournament
 
@@ -33,7 +33,7 @@ def floor_page(request, pk):
             "reasons": reasons,
             "jackpot": rules.jackpot,
             "code_labels": labels.code_labels(rules.penalty_reasons),
-            "limits": floor_service.penalty_limits(rules),
+            "limits": floor_services.penalty_limits(rules),
             # PEN-06, C28: under the heads-up preset the director picks how rounds count
             "heads_up_readings": [(code, _(label), 2 if code == penalties.ROUNDS_OF_TWO_HANDS else 1) for code, label in penalties.HEADS_UP_READINGS.items()],
             "selected_entry": int(selected) if selected and selected.isascii() and selected.isdigit() and len(selected) < 19 else None,

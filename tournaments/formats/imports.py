@@ -34,7 +34,7 @@ from django.utils.translation import gettext_noop
 from payouts.selectors import won_by_entry
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_events
-from tournaments.imports import rules as importing
+from tournaments.imports import rules as import_rules
 from tournaments.imports.people import people_index, stored_person
 from tournaments.imports.rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 from tournaments.models import Entry, Person
@@ -48,10 +48,10 @@ COMPARED = ("place", "prize", "points")
 
 
 def _fold(text: str) -> str:
-    return importing.fold(text)
+    return import_rules.fold(text)
 
 
-class LeagueImporter(importing.Importer):
+class LeagueImporter(import_rules.Importer):
     kind = "league"
     title = gettext_noop("League results")
     columns = (
@@ -96,7 +96,7 @@ class LeagueImporter(importing.Importer):
     def parse(self, cells: dict, options: dict) -> dict:
         values = {}
         for name in ("event", *PERSON_FIELDS):
-            raw = importing.cell_text(cells.get(name))
+            raw = import_rules.cell_text(cells.get(name))
             limit = (SeriesPastResult if name == "event" else Person)._meta.get_field(name).max_length
             if len(raw) > limit:
                 raise Refused(_("%(field)s is longer than %(n)s characters.") % {"field": self.label(name), "n": limit})
@@ -113,17 +113,17 @@ class LeagueImporter(importing.Importer):
                 validate_email(values["email"])
             except ValidationError:
                 raise Refused(_("E-mail: “%(value)s” is not an e-mail address.") % {"value": values["email"][:60]}) from None
-        day = importing.cell_date(cells.get("date"), lambda: self.label("date"), required=True)
+        day = import_rules.cell_date(cells.get("date"), lambda: self.label("date"), required=True)
         # Up to tomorrow: an event scheduled for tomorrow may have been started tonight, and its
         # results carry the date it was scheduled for (as the export writes them).
         if not dt.date(2000, 1, 1) <= day <= timezone.localdate() + dt.timedelta(days=1):
             raise Refused(_("Date: %(value)s is not the date of an event already played.") % {"value": day.strftime("%d/%m/%Y")})
         values["date"] = day
-        values["place"] = importing.cell_int(cells.get("place"), lambda: self.label("place"), minimum=1)
-        values["prize"] = importing.cell_decimal(cells.get("prize"), lambda: self.label("prize"), required=False) or Decimal("0.00")
+        values["place"] = import_rules.cell_int(cells.get("place"), lambda: self.label("place"), minimum=1)
+        values["prize"] = import_rules.cell_decimal(cells.get("prize"), lambda: self.label("prize"), required=False) or Decimal("0.00")
         if values["prize"] < 0:
             raise Refused(_("%(what)s cannot be negative.") % {"what": self.label("prize")})
-        values["points"] = importing.cell_decimal(cells.get("points"), lambda: self.label("points"))
+        values["points"] = import_rules.cell_decimal(cells.get("points"), lambda: self.label("points"))
         if values["points"] < 0:
             raise Refused(_("%(what)s cannot be negative.") % {"what": self.label("points")})
         return values
@@ -269,4 +269,4 @@ class _NewPerson:
         self.display_name = f"{self.first_name} {self.last_name}".strip()
 
 
-LEAGUE = importing.register(LeagueImporter())
+LEAGUE = import_rules.register(LeagueImporter())

@@ -31,7 +31,7 @@ from django.utils.translation import gettext_noop
 from tdmanager.compiled import Inserts
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_events
-from tournaments.people import rules as ranking
+from tournaments.people import rules as people_rules
 from tournaments.people.privacy import is_erased
 from tournaments.people.text import clean_text
 
@@ -296,11 +296,11 @@ class _Index:
         if isinstance(p, _Pending):
             self.pending[p.line] = p
         if p.document_id:
-            self.by_doc.setdefault(ranking.document_key(p.document_id), []).append(p)
+            self.by_doc.setdefault(people_rules.document_key(p.document_id), []).append(p)
         if p.email:
             self.by_email.setdefault(p.email.strip().lower(), []).append(p)
-        number = ranking.national(p.phone or "")
-        if len(number) >= ranking.MIN_LOCAL_PHONE:
+        number = people_rules.national(p.phone or "")
+        if len(number) >= people_rules.MIN_LOCAL_PHONE:
             self.by_phone.setdefault(number, []).append(p)
         if p.last_name:
             self.by_name.setdefault((_key(p.first_name), _key(p.last_name)), []).append(p)
@@ -308,20 +308,20 @@ class _Index:
     def match(self, v: dict, *, keys: bool = False):
         """(the people this row is, the look-alikes it is not shown to be with what they share);
         ``keys``: each person this row is with the key they share besides the name."""
-        doc = ranking.document_key(v.get("document_id", "")) if v.get("document_id") else ""
+        doc = people_rules.document_key(v.get("document_id", "")) if v.get("document_id") else ""
         email = (v.get("email") or "").strip().lower()
-        number = ranking.national(v.get("phone") or "")
-        number = number if len(number) >= ranking.MIN_LOCAL_PHONE else ""
+        number = people_rules.national(v.get("phone") or "")
+        number = number if len(number) >= people_rules.MIN_LOCAL_PHONE else ""
         name = (_key(v.get("first_name", "")), _key(v.get("last_name", "")))
         same = {}
         for p in self.by_name.get(name, ()):
-            if doc and p.document_id and ranking.document_key(p.document_id) == doc:
+            if doc and p.document_id and people_rules.document_key(p.document_id) == doc:
                 shared = "name_document"
             elif v.get("birth_date") and p.birth_date == v["birth_date"]:
                 shared = "name_birth_date"
             elif email and (p.email or "").lower() == email:
                 shared = "name_email"
-            elif number and ranking.national(p.phone or "") == number:
+            elif number and people_rules.national(p.phone or "") == number:
                 shared = "name_phone"
             else:
                 shared = ""
@@ -359,7 +359,7 @@ def _contradicts(person: Person, v: dict) -> bool:
     """A key the row gives that the stored person holds otherwise: two people of one name."""
     if v.get("birth_date") and person.birth_date and v["birth_date"] != person.birth_date:
         return True
-    if v.get("document_id") and person.document_id and ranking.document_key(v["document_id"]) != ranking.document_key(person.document_id):
+    if v.get("document_id") and person.document_id and people_rules.document_key(v["document_id"]) != people_rules.document_key(person.document_id):
         return True
     return False
 

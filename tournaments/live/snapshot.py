@@ -23,8 +23,8 @@ from django.db.models import Count, Q
 from django.utils import timezone, translation
 
 from tournaments import signals
-from tournaments.clock import rules as engine
-from tournaments.clock import selectors as clockview
+from tournaments.clock import rules as clock_rules
+from tournaments.clock import selectors as clock_selectors
 from tournaments.clock.selectors import engine_state, structure_items
 from tournaments.eventlog.actions import Action
 from tournaments.floor.selectors import chips_in_play
@@ -46,12 +46,12 @@ def clock_snapshot(t: Tournament, now=None) -> dict:
     if clock is None or clock.status == Clock.NOT_STARTED:
         # A clock not started yet shows its first item in full (the row's remaining is 0 until
         # the first start), never a red 00:00.
-        fresh = engine.new_clock(items)
+        fresh = clock_rules.new_clock(items)
         state = engine_state(clock) if clock else fresh
         state = replace(state, remaining=state.remaining or fresh.remaining)
     else:
         state = engine_state(clock)
-    data = engine.snapshot(state, items, now)
+    data = clock_rules.snapshot(state, items, now)
     # "Next break in" counts down in the browser: the seconds left in the current item plus
     # these (the structure between the end of this item and the next break), like the clock.
     ttb = data.get("seconds_to_next_break")
@@ -162,10 +162,10 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         "players_left": counts[Entry.ACTIVE],
         "entries": counts[Entry.ACTIVE] + counts[Entry.BUSTED],
         "late_registration_open": t.status in (Tournament.REGISTERING, Tournament.PLANNED)
-        or (t.status == Tournament.RUNNING and clockview.late_registration_open(t, now)),
+        or (t.status == Tournament.RUNNING and clock_selectors.late_registration_open(t, now)),
         "late_registration_level": HouseRules.of(t).late_registration_level(t),  # REG-04: the house default when unnamed
         "official_languages": HouseRules.of(t).official_languages,  # ROLE-06 (TDA 6): posted on the lobby
-        "addon_open": t.allows_addon and t.status == Tournament.RUNNING and clockview.addon_window_open(t, now),
+        "addon_open": t.allows_addon and t.status == Tournament.RUNNING and clock_selectors.addon_window_open(t, now),
         # FMT-02: the event's recent changes are announced with what the director wrote.
         # The announcements of the screens that show this tournament, as their own or in rotation.
         "announcements": list(
@@ -200,7 +200,7 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
     if clk.get("hand_for_hand"):
         # CLK-06: once every player left is paid the screens speak of the money, not of a bubble,
         # and say when the hand in play is hand-for-hand's last (it reached the money).
-        money = clockview.h4h_money(t, clk["h4h_hand"], snap["players_left"], snap.get("places_paid"))
+        money = clock_selectors.h4h_money(t, clk["h4h_hand"], snap["players_left"], snap.get("places_paid"))
         snap["h4h_in_the_money"], snap["h4h_last_hand"] = money["in_the_money"], money["last_hand"]
     snap["lobby_state"] = lobby_state(t.status, clk, snap.get("tables_in_play", 0), snap["players_left"])
     if t.status == Tournament.FINISHED:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 from tournaments.cashier.ledger import lock_tournament
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.live.snapshot import build_snapshot
@@ -284,10 +284,10 @@ def _entry_messages(tournament: Tournament) -> list[Message]:
 
 def closes_this_level(tournament: Tournament, rules: HouseRules | None = None) -> bool:
     """The event's late registration is open and closes at the end of the level on the clock."""
-    if tournament.status != Tournament.RUNNING or not clockview.late_registration_open(tournament):
+    if tournament.status != Tournament.RUNNING or not clock_selectors.late_registration_open(tournament):
         return False
     level = (rules or HouseRules.of(tournament)).late_registration_level(tournament)
-    return clockview.level_now(tournament) == level
+    return clock_selectors.level_now(tournament) == level
 
 
 def _series_messages(tournament: Tournament) -> list[Message]:
@@ -349,7 +349,7 @@ def timed_moments(tournament_ids, within: timedelta) -> list[tuple[int, datetime
         at = None
         if t.status in (Tournament.PLANNED, Tournament.REGISTERING):
             at = notices.starts_soon_from(t.start_at, HouseRules.of(t).starts_soon_minutes)
-        elif t.status == Tournament.RUNNING and (ends := clockview.break_ends_at(t, now)) is not None:
+        elif t.status == Tournament.RUNNING and (ends := clock_selectors.break_ends_at(t, now)) is not None:
             at = notices.break_ends_from(ends)
         if at is not None and now < at <= now + within:
             out.append((t.pk, at))

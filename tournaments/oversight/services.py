@@ -24,7 +24,7 @@ from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import RegulatorGrant, Ruling, RulingNote, StubReport, TournamentEvent, Witness
-from tournaments.oversight import rules as window_rule
+from tournaments.oversight import rules as oversight_rules
 from tournaments.oversight import selectors as oversight_selectors
 
 
@@ -170,7 +170,7 @@ def record_ruling(
             table = -1
         if not 1 <= table <= 10_000:
             raise ValidationFailed("bad_table", _("A table number is a whole number from 1."))
-    check = window_rule.dispute_window(
+    check = oversight_rules.dispute_window(
         window, asked_at=asked, disputed_at=disputed, next_hand_at=next_hand, break_seconds=HouseRules.of(t).ruling_break_window_seconds
     )
     ruling = Ruling.objects.create(

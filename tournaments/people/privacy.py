@@ -30,7 +30,7 @@ from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import SYSTEM, Actor, log_event
 from tournaments.floor import selectors as floor_selectors
 from tournaments.models import ERASED_FIRST_NAME, Entry, LedgerRow, Penalty, Person, PushSubscription, RegistrationNotice, Tournament, TournamentEvent
-from tournaments.notices import services as push
+from tournaments.notices import services as notice_services
 
 log = logging.getLogger("tdmanager.privacy")
 
@@ -141,7 +141,7 @@ def person_data(person: Person) -> dict:
         "bounties": other.get("bounties", []),
         "bounties_unpaid": other.get("bounties_unpaid", []),
         "league_past_results": other.get("league_past_results", []),  # brought in from a league's sheet
-        "push_subscriptions": push.person_subscriptions(person),
+        "push_subscriptions": notice_services.person_subscriptions(person),
         "event_log": [
             {
                 "id": ev.pk,

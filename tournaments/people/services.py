@@ -12,7 +12,7 @@ from tournaments import signals
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Person
-from tournaments.people import rules as ranking
+from tournaments.people import rules as people_rules
 from tournaments.people.privacy import is_erased
 from tournaments.people.text import clean_text
 
@@ -27,8 +27,8 @@ def _cleaned(name: str, value):
 CANDIDATES = 200  # rows read per query before ranking; the good matches are read by their own query
 
 
-def _candidate(p: Person, by_document: bool) -> ranking.Candidate:
-    return ranking.Candidate(p.pk, p.first_name, p.last_name, p.nickname, p.document_id if by_document else "", p.phone, p.email)
+def _candidate(p: Person, by_document: bool) -> people_rules.Candidate:
+    return people_rules.Candidate(p.pk, p.first_name, p.last_name, p.nickname, p.document_id if by_document else "", p.phone, p.email)
 
 
 def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
@@ -46,7 +46,7 @@ def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
     last characters and its length, so a match on a part, or any match for another role, would
     tell the rest one guessed character at a time. No reader: the document is not searched.
     """
-    words = ranking.words(query)
+    words = people_rules.words(query)
     if not words:
         return []
     by_document = reader is not None and has_role(reader, *DOCUMENT_READERS)
@@ -55,11 +55,11 @@ def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
         anywhere &= Q(search_text__contains=word)
         at_start &= Q(search_text__startswith=word) | Q(search_text__contains=" " + word)
         in_names &= Q(nickname__icontains=word) | Q(first_name__icontains=word) | Q(last_name__icontains=word) | Q(email__icontains=word)
-    number = ranking.national(query) if ranking.is_phone_like(query) else ""
+    number = people_rules.national(query) if people_rules.is_phone_like(query) else ""
     if number:  # one number typed with spaces or a country code ("+39 333 12"): the phone's national digits
         anywhere |= Q(search_text__contains=number)
         at_start |= Q(search_text__contains=" " + number)
-    exact = ranking.fold(query)
+    exact = people_rules.fold(query)
     by_name = ("last_name", "first_name", "id")
     found = {p.pk: p for p in Person.objects.filter(anywhere).order_by(*by_name)[:CANDIDATES]}
     found.update((p.pk, p) for p in Person.objects.filter(at_start).order_by(*by_name)[:CANDIDATES])
@@ -67,11 +67,11 @@ def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
         found.update((p.pk, p) for p in Person.objects.filter(in_names).order_by(*by_name)[:CANDIDATES])
     whole = Q(nickname__iexact=exact) | Q(email__iexact=exact)
     people = Person.objects.all()
-    if by_document:  # compared as ``ranking.document_key`` compares it: no case, no spaces
+    if by_document:  # compared as ``people_rules.document_key`` compares it: no case, no spaces
         people = people.alias(document_key=Replace(Lower("document_id"), Value(" "), Value("")))
-        whole |= Q(document_key=ranking.document_key(query))
+        whole |= Q(document_key=people_rules.document_key(query))
     found.update((p.pk, p) for p in people.filter(whole)[:CANDIDATES])
-    ranked = ranking.rank(query, [_candidate(p, by_document) for p in found.values()])
+    ranked = people_rules.rank(query, [_candidate(p, by_document) for p in found.values()])
     return [found[c.id] for c in ranked[:limit]]
 
 
@@ -84,8 +84,8 @@ def possible_duplicates(first_name="", last_name="", document_id="", phone="", e
         cond |= Q(document_id__iexact=document_id.strip())
     if email:
         cond |= Q(email__iexact=email.strip())
-    number = ranking.national(phone)
-    if len(number) >= ranking.MIN_LOCAL_PHONE:  # a few digits are in many people's texts: no phone
+    number = people_rules.national(phone)
+    if len(number) >= people_rules.MIN_LOCAL_PHONE:  # a few digits are in many people's texts: no phone
         cond |= Q(search_text__contains=number)
     if not cond:
         return Person.objects.none()

@@ -18,9 +18,8 @@ from tdmanager.security import no_store
 from tournaments.api.base import validated_body
 from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
-from tournaments.screens import rules as layouts
-from tournaments.screens import services as layout_service
-from tournaments.screens import services as screens
+from tournaments.screens import rules as screen_rules
+from tournaments.screens import services as screen_services
 from tournaments.screens.serializers import DisplayScreenSerializer
 
 
@@ -28,7 +27,7 @@ class LayoutSerializer(serializers.Serializer):
     name = TextField(max_length=80)
     portrait = serializers.BooleanField(default=False, help_text="a 9:16 screen")
     design = serializers.JSONField(
-        help_text=f'{{"theme": {{"background", "text", "accent"}} (#rrggbb), "blocks": [{{"kind", "x", "y", "w", "h" (a grid of {layouts.GRID}), '
+        help_text=f'{{"theme": {{"background", "text", "accent"}} (#rrggbb), "blocks": [{{"kind", "x", "y", "w", "h" (a grid of {screen_rules.GRID}), '
         '"font" (0.5–2), "fg", "bg", "text" (rules, text), "image" (logo, sponsor)}]}'
     )
 
@@ -54,12 +53,12 @@ class ScreenLayoutsView(APIView):
 
     @extend_schema(operation_id="screen_layouts_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        return Response({"layouts": layout_service.choices(), "blocks": {k: str(v) for k, v in layouts.BLOCKS.items()}, "grid": layouts.GRID})
+        return Response({"layouts": screen_services.choices(), "blocks": {k: str(v) for k, v in screen_rules.BLOCKS.items()}, "grid": screen_rules.GRID})
 
     @extend_schema(request=LayoutSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         d = validated_body(LayoutSerializer, request)
-        return Response(_layout(layout_service.save_layout(**d, actor=Actor.from_request(request))), status=201)
+        return Response(_layout(screen_services.save_layout(**d, actor=Actor.from_request(request))), status=201)
 
 
 class ScreenLayoutView(APIView):
@@ -75,11 +74,11 @@ class ScreenLayoutView(APIView):
     def put(self, request, pk):
         row = get_object_or_404(ScreenLayout, pk=pk)
         d = validated_body(LayoutSerializer, request)
-        return Response(_layout(layout_service.save_layout(**d, layout=row, actor=Actor.from_request(request))))
+        return Response(_layout(screen_services.save_layout(**d, layout=row, actor=Actor.from_request(request))))
 
     @extend_schema(responses={204: None})
     def delete(self, request, pk):
-        layout_service.delete_layout(get_object_or_404(ScreenLayout, pk=pk), actor=Actor.from_request(request))
+        screen_services.delete_layout(get_object_or_404(ScreenLayout, pk=pk), actor=Actor.from_request(request))
         return Response(status=204)
 
 
@@ -90,10 +89,10 @@ class ScreenLayoutExportView(APIView):
 
     @extend_schema(parameters=[OpenApiParameter("key", str, description="builtin:<name> or layout:<id>")], responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        key = request.query_params.get("key", layouts.DEFAULT_KEY)
-        if not isinstance(key, str) or len(key) > 40 or key not in {c["key"] for c in layout_service.choices()}:
+        key = request.query_params.get("key", screen_rules.DEFAULT_KEY)
+        if not isinstance(key, str) or len(key) > 40 or key not in {c["key"] for c in screen_services.choices()}:
             raise DomainError("not_found", _("There is no such layout."), status=404, field="key")
-        return Response(layout_service.export_layout(key))
+        return Response(screen_services.export_layout(key))
 
 
 class ScreenLayoutImportView(APIView):
@@ -104,9 +103,9 @@ class ScreenLayoutImportView(APIView):
 
     @extend_schema(request=LayoutImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        with layout_service.reading_images(request):  # before the body is read: it is most of the cost
+        with screen_services.reading_images(request):  # before the body is read: it is most of the cost
             d = validated_body(LayoutImportSerializer, request)
-            layout = layout_service.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))
+            layout = screen_services.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))
         return Response(_layout(layout), status=201)
 
 
@@ -127,13 +126,13 @@ class ScreenImagesView(APIView):
         responses={201: OpenApiTypes.OBJECT},
     )
     def post(self, request):
-        with layout_service.reading_images(request):  # before the body is read: it is most of the cost
+        with screen_services.reading_images(request):  # before the body is read: it is most of the cost
             upload = request.FILES.get("image")
             if upload is None:
                 raise DomainError("invalid", _("Choose an image file."), status=400, field="image")
-            content = upload.read(layout_service.MAX_UPLOAD + 1)
+            content = upload.read(screen_services.MAX_UPLOAD + 1)
             name = request.data.get("name") or upload.name or "image"
-            row = layout_service.upload_image(name=str(name)[:80], content=content, actor=Actor.from_request(request))
+            row = screen_services.upload_image(name=str(name)[:80], content=content, actor=Actor.from_request(request))
         return Response(_image(row), status=201)
 
 
@@ -149,22 +148,22 @@ class DisplayScreenViewSet(viewsets.ModelViewSet):
         return DisplayScreen.objects.all().order_by("name")
 
     def perform_create(self, serializer):
-        serializer.instance = screens.create_screen(serializer.validated_data, actor=Actor.from_request(self.request))
+        serializer.instance = screen_services.create_screen(serializer.validated_data, actor=Actor.from_request(self.request))
 
     def perform_update(self, serializer):
-        serializer.instance = screens.update_screen(serializer.instance, serializer.validated_data, actor=Actor.from_request(self.request))
+        serializer.instance = screen_services.update_screen(serializer.instance, serializer.validated_data, actor=Actor.from_request(self.request))
 
     def perform_destroy(self, instance):
-        screens.delete_screen(instance, actor=Actor.from_request(self.request))
+        screen_services.delete_screen(instance, actor=Actor.from_request(self.request))
 
     @extend_schema(request=None, responses=DisplayScreenSerializer)
     @action(detail=True, methods=["post"], url_path="revoke-token")
     def revoke_token(self, request, pk=None):
         """The screen's link stops working at once (page, state, stream); a new one with ``rotate-token``."""
-        return Response(DisplayScreenSerializer(screens.revoke_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
+        return Response(DisplayScreenSerializer(screen_services.revoke_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
 
     @extend_schema(request=None, responses=DisplayScreenSerializer)
     @action(detail=True, methods=["post"], url_path="rotate-token")
     def rotate_token(self, request, pk=None):
         """A new link for the screen (``token``, ``url``); the old one stops working at once."""
-        return Response(DisplayScreenSerializer(screens.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)
+        return Response(DisplayScreenSerializer(screen_services.rotate_screen_token(self.get_object(), actor=Actor.from_request(request))).data)

@@ -31,7 +31,7 @@ from tdmanager.transactions import service
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event, publish_on_commit
 from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
-from tournaments.screens import rules as layouts
+from tournaments.screens import rules as screen_rules
 from tournaments.services.checks import clean
 
 #: What a director sets on a screen (the token is the service's; ``rotate`` is a list of tournaments).
@@ -59,7 +59,7 @@ def _checked(values: dict) -> dict:
     if "layouts" in values:
         values["layouts"] = clean_screen_layouts(values["layouts"])
     if "sounds" in values:
-        values["sounds"] = layouts.clean_sounds(values["sounds"])
+        values["sounds"] = screen_rules.clean_sounds(values["sounds"])
     return values
 
 
@@ -193,7 +193,7 @@ def _name(value) -> str:
 
 
 def _check_images(design: dict) -> None:
-    wanted = layouts.images_of(design)
+    wanted = screen_rules.images_of(design)
     known = set(ScreenImage.objects.filter(pk__in=wanted).values_list("pk", flat=True))
     if wanted - known:
         raise ValidationFailed(
@@ -204,8 +204,8 @@ def _check_images(design: dict) -> None:
 @service
 def save_layout(*, name, design, portrait: bool = False, actor: Actor, layout: ScreenLayout | None = None) -> ScreenLayout:
     """A new layout, or ``layout`` changed: its name (unique), orientation and design
-    (``layouts.clean_design``; the images it names must exist)."""
-    name, design = _name(name), layouts.clean_design(design)
+    (``screen_rules.clean_design``; the images it names must exist)."""
+    name, design = _name(name), screen_rules.clean_design(design)
     if not isinstance(portrait, bool):
         raise ValidationFailed("invalid", _("Portrait: true or false."), field="portrait")
     _check_images(design)
@@ -241,14 +241,14 @@ def resolve(key: str | None) -> dict:
         row = ScreenLayout.objects.filter(pk=int(key[7:])).first()
         if row is not None:
             return {"key": key, "name": row.name, "portrait": row.portrait, "design": row.design}
-    name = key[8:] if key and key.startswith("builtin:") and key[8:] in layouts.BUILTIN else "default"
-    b = layouts.BUILTIN[name]
-    return {"key": layouts.builtin_key(name), "name": str(b["name"]), "portrait": b["portrait"], "design": b["design"]}
+    name = key[8:] if key and key.startswith("builtin:") and key[8:] in screen_rules.BUILTIN else "default"
+    b = screen_rules.BUILTIN[name]
+    return {"key": screen_rules.builtin_key(name), "name": str(b["name"]), "portrait": b["portrait"], "design": b["design"]}
 
 
 def choices() -> list[dict]:
     """Every layout a screen may show: the built-in ones, then the venue's by name."""
-    out = [{"key": layouts.builtin_key(k), "name": str(b["name"]), "builtin": True, "portrait": b["portrait"]} for k, b in layouts.BUILTIN.items()]
+    out = [{"key": screen_rules.builtin_key(k), "name": str(b["name"]), "builtin": True, "portrait": b["portrait"]} for k, b in screen_rules.BUILTIN.items()]
     out += [
         {"key": f"layout:{pk}", "name": name, "builtin": False, "portrait": p}
         for pk, name, p in ScreenLayout.objects.order_by("name").values_list("pk", "name", "portrait")
@@ -258,8 +258,8 @@ def choices() -> list[dict]:
 
 def clean_screen_layouts(value) -> dict:
     """A screen's ``layouts``: state → a key that exists (``live`` at least, when any)."""
-    if not isinstance(value, dict) or set(value) - set(layouts.STATES):
-        raise ValidationFailed("invalid", _("An object of states (%(states)s), each a layout.") % {"states": ", ".join(layouts.STATES)}, field="layouts")
+    if not isinstance(value, dict) or set(value) - set(screen_rules.STATES):
+        raise ValidationFailed("invalid", _("An object of states (%(states)s), each a layout.") % {"states": ", ".join(screen_rules.STATES)}, field="layouts")
     known = {c["key"] for c in choices()}
     out = {}
     for state, key in value.items():
@@ -280,7 +280,7 @@ def export_layout(key: str) -> dict:
     layout = resolve(key)
     images = {
         str(img.pk): {"name": img.name, "png": base64.b64encode(bytes(img.png)).decode()}
-        for img in ScreenImage.objects.filter(pk__in=layouts.images_of(layout["design"]))
+        for img in ScreenImage.objects.filter(pk__in=screen_rules.images_of(layout["design"]))
     }
     return {"format": FORMAT, "version": VERSION, "name": layout["name"], "portrait": layout["portrait"], "design": layout["design"], "images": images}
 
@@ -296,11 +296,11 @@ def import_layout(data, *, actor: Actor, name: str | None = None) -> ScreenLayou
     images = data.get("images") or {}
     if not isinstance(images, dict) or len(images) > 20:
         raise ValidationFailed("bad_file", _("The layout file's images cannot be read."), field="file")
-    design = layouts.clean_design(data.get("design"))
+    design = screen_rules.clean_design(data.get("design"))
     base = _name(name if name else data.get("name"))
     held = {str(k): v for k, v in images.items()}
     decoded = {}
-    for old_id in sorted({str(i) for i in layouts.images_of(design)}):
+    for old_id in sorted({str(i) for i in screen_rules.images_of(design)}):
         img = held.get(old_id)
         if img is None:
             raise ValidationFailed("bad_file", _("The layout file names an image it does not hold."), field="file")
@@ -426,9 +426,9 @@ def image_addresses(designs=None) -> dict[str, str]:
     any): id → the digest its address names (``live.screen_image``)."""
     rows = ScreenImage.objects.all()
     if designs is not None:
-        rows = rows.filter(pk__in=set().union(set(), *(layouts.images_of(d) for d in designs)))
+        rows = rows.filter(pk__in=set().union(set(), *(screen_rules.images_of(d) for d in designs)))
     return {str(pk): digest for pk, digest in rows.values_list("pk", "digest")}
 
 
 def sounds_of(screen: DisplayScreen) -> dict:
-    return layouts.clean_sounds(screen.sounds or {})
+    return screen_rules.clean_sounds(screen.sounds or {})

@@ -23,9 +23,8 @@ from tournaments.models import (
     ScreenLayout,
     Tournament,
 )
-from tournaments.screens import rules as layouts
-from tournaments.screens import services as layout_service
-from tournaments.screens import services as screen_links
+from tournaments.screens import rules as screen_rules
+from tournaments.screens import services as screen_services
 from tournaments.screens.services import choices as layout_choices
 from tournaments.screens.services import sounds_of
 
@@ -35,14 +34,14 @@ MAX_FILE = bodylimits.LAYOUT_FILE  # an exported layout with its images (the web
 def _perform(request) -> str | ScreenLayout:
     op, actor = request.POST.get("op"), Actor.from_request(request)
     if op == "new":
-        source = layout_service.resolve(request.POST.get("from") or layouts.DEFAULT_KEY)
-        return layout_service.save_layout(name=request.POST.get("name", ""), design=source["design"], portrait=source["portrait"], actor=actor)
+        source = screen_services.resolve(request.POST.get("from") or screen_rules.DEFAULT_KEY)
+        return screen_services.save_layout(name=request.POST.get("name", ""), design=source["design"], portrait=source["portrait"], actor=actor)
     if op == "delete":
-        layout_service.delete_layout(get_object_or_404(ScreenLayout, pk=object_id(request.POST.get("layout"))), actor=actor)
+        screen_services.delete_layout(get_object_or_404(ScreenLayout, pk=object_id(request.POST.get("layout"))), actor=actor)
         return _("Layout deleted.")
     if op in ("import", "image"):
         # the form's files are on disk by now (Django's upload handlers); reading one is the cost
-        with layout_service.reading_images(request):
+        with screen_services.reading_images(request):
             return _read_file(request, op, actor)
     raise DomainError("unknown_action", _("Unknown action."), status=404)
 
@@ -59,10 +58,10 @@ def _read_file(request, op, actor) -> str | ScreenLayout:
             raise DomainError("bad_file", str(exc), field="file", status=400) from None
         except (UnicodeDecodeError, ValueError):
             raise DomainError("bad_file", _("This is not a layout file of this product."), field="file", status=400) from None
-        return layout_service.import_layout(data, actor=actor)
+        return screen_services.import_layout(data, actor=actor)
     upload = request.FILES.get("image")
-    content = upload.read(layout_service.MAX_UPLOAD + 1) if upload is not None else b""
-    image = layout_service.upload_image(name=request.POST.get("name", "") or getattr(upload, "name", ""), content=content, actor=actor)
+    content = upload.read(screen_services.MAX_UPLOAD + 1) if upload is not None else b""
+    image = screen_services.upload_image(name=request.POST.get("name", "") or getattr(upload, "name", ""), content=content, actor=actor)
     return _("Image %(name)s uploaded (%(w)s × %(h)s).") % {"name": image.name, "w": image.width, "h": image.height}
 
 
@@ -82,11 +81,11 @@ def layouts_page(request):
     for screen in DisplayScreen.objects.order_by("name"):
         for key in set((screen.layouts or {}).values()):
             used.setdefault(key, []).append(screen.name)
-    rows = [{**c, "screens": used.get(c["key"], [])} for c in layout_service.choices()]
-    if not any(r["screens"] for r in rows if r["key"] == layouts.DEFAULT_KEY):
+    rows = [{**c, "screens": used.get(c["key"], [])} for c in screen_services.choices()]
+    if not any(r["screens"] for r in rows if r["key"] == screen_rules.DEFAULT_KEY):
         unset = [s.name for s in DisplayScreen.objects.order_by("name") if not (s.layouts or {}).get("live")]
         for r in rows:
-            if r["key"] == layouts.DEFAULT_KEY:
+            if r["key"] == screen_rules.DEFAULT_KEY:
                 r["screens"] = r["screens"] + unset
     images = ScreenImage.objects.order_by("-created_at").values("pk", "name", "width", "height", "digest")[:100]
     return render(request, "screen_layouts.html", {"rows": rows, "images": images})
@@ -102,12 +101,12 @@ def layout_editor(request, pk: int):
             "name": layout.name,
             "portrait": layout.portrait,
             "design": layout.design,
-            "grid": layouts.GRID,
-            "kinds": {k: str(v) for k, v in layouts.BLOCKS.items()},
-            "repeatable": [*layouts.TEXT_KINDS, *layouts.IMAGE_KINDS],
+            "grid": screen_rules.GRID,
+            "kinds": {k: str(v) for k, v in screen_rules.BLOCKS.items()},
+            "repeatable": [*screen_rules.TEXT_KINDS, *screen_rules.IMAGE_KINDS],
             "images": [{"id": i["pk"], "name": i["name"]} for i in ScreenImage.objects.order_by("name").values("pk", "name")],
-            "font": layouts.FONT_RANGE,
-            "takesOver": layouts.TAKES_OVER_AT_THE_END,
+            "font": screen_rules.FONT_RANGE,
+            "takesOver": screen_rules.TAKES_OVER_AT_THE_END,
         },
         "tournaments": tournaments,
     }
@@ -120,22 +119,22 @@ def layout_preview(request):
     t = Tournament.objects.filter(pk=object_id(request.GET.get("tournament"))).first()
     if t is None:
         raise Http404
-    chosen = layout_service.resolve(request.GET.get("key") or layouts.DEFAULT_KEY)
+    chosen = screen_services.resolve(request.GET.get("key") or screen_rules.DEFAULT_KEY)
     panels = {p: p != "sounds" for p in DisplayScreen.PANELS}
     rotation = {
         "seconds": 20,
         "tournaments": [{"id": t.pk, "name": t.name, "chips": chips_of(t)}],
         "panels": panels,
         # every image: the editor may place any of them while the preview is open
-        "design": {"layouts": {"live": chosen}, "images": layout_service.image_addresses(), "speaker": False, "sounds": layouts.default_sounds()},
+        "design": {"layouts": {"live": chosen}, "images": screen_services.image_addresses(), "speaker": False, "sounds": screen_rules.default_sounds()},
     }
     return render(request, "display.html", {"t": t, "panels": panels, "token": "", "rotation": rotation, "preview": True})
 
 
 def layout_export(request):
     """A layout as a file to share with another room (``services.layouts.export_layout``)."""
-    key = request.GET.get("key") or layouts.DEFAULT_KEY
-    data = layout_service.export_layout(key)
+    key = request.GET.get("key") or screen_rules.DEFAULT_KEY
+    data = screen_services.export_layout(key)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in data["name"]).strip("-")[:40] or "layout"
     response["Content-Disposition"] = f'attachment; filename="{slug}.tdm-layout.json"'
@@ -148,10 +147,10 @@ def displays_page(request):
     if request.method == "POST":
         screen = get_object_or_404(DisplayScreen, pk=object_id(request.POST.get("screen")))
         if request.POST.get("op") == "rotate":
-            screen_links.rotate_screen_token(screen, actor=Actor.from_request(request))
+            screen_services.rotate_screen_token(screen, actor=Actor.from_request(request))
             messages.success(request, _("%(name)s has a new link: open it on the screen. The old link no longer works.") % {"name": screen.name})
         else:
-            screen_links.revoke_screen_token(screen, actor=Actor.from_request(request))
+            screen_services.revoke_screen_token(screen, actor=Actor.from_request(request))
             messages.success(request, _("%(name)s: its link no longer works.") % {"name": screen.name})
         return redirect("displays")
     screens = DisplayScreen.objects.select_related("tournament").prefetch_related("rotate").order_by("name")
@@ -164,13 +163,19 @@ def displays_page(request):
     rows = []
     for sc in screens:
         sounds = sounds_of(sc)
-        events = [{"name": e, "label": label, **sounds["events"][e]} for e, label in layouts.SOUND_EVENTS.items()]
+        events = [{"name": e, "label": label, **sounds["events"][e]} for e, label in screen_rules.SOUND_EVENTS.items()]
         rows.append(
             {"screen": sc, "rotating": {t.pk for t in sc.rotate.all()}, "layouts": sc.layouts or {}, "warn_minutes": sounds["warn_minutes"], "events": events}
         )
     response = render(
         request,
         "displays.html",
-        {"rows": rows, "choices": choices, "layout_choices": layout_choices(), "states": layouts.STATES.items(), "sound_choices": layouts.SOUNDS.items()},
+        {
+            "rows": rows,
+            "choices": choices,
+            "layout_choices": layout_choices(),
+            "states": screen_rules.STATES.items(),
+            "sound_choices": screen_rules.SOUNDS.items(),
+        },
     )
     return no_store(response)  # each screen's link is its key

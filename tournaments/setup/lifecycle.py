@@ -15,7 +15,7 @@ from tdmanager.errors import DomainError
 from tdmanager.transactions import service
 from tournaments import signals
 from tournaments.cashier.ledger import lock_tournament
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
@@ -126,7 +126,7 @@ def _start(t, *, actor, override_minimum, prestart_report_sent, start_clock, sea
     )
     announce(signals.tournament_started, t, actor, seat_later_sessions=seat_later_sessions)  # seating draws the seats
     if start_clock:
-        clockctl.start_clock(t, actor=actor, now=now)
+        clock_services.start_clock(t, actor=actor, now=now)
     return t
 
 
@@ -220,7 +220,7 @@ def _stop_clock(t: Tournament, actor: Actor) -> None:
     """A tournament that is over stops its clock: the lobby never counts a level after the end."""
     clock = Clock.objects.filter(tournament=t).first()
     if clock is not None and clock.status != Clock.FINISHED and t.structure_id:
-        clockctl.finish_clock(t, actor=actor)
+        clock_services.finish_clock(t, actor=actor)
 
 
 @service

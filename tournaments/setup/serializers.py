@@ -8,7 +8,7 @@ from tdmanager import dates
 from tdmanager.compiled import BuiltOnce
 from tdmanager.fields import IdModelSerializer, TextField
 from tournaments.api.fields import MAX_STACK, REASON, bounded
-from tournaments.cashier import rules as fees
+from tournaments.cashier import rules as cashier_rules
 from tournaments.house import HouseRules, check_settings
 from tournaments.models import (
     Entry,
@@ -36,7 +36,10 @@ class TournamentSerializer(IdModelSerializer):
         help_text="why prices change once registration is open (FMT-01), or why the fee is not the statutory one (REG-03)",
     )
     fee_preset = serializers.ChoiceField(
-        choices=list(fees.PRESETS), write_only=True, required=False, help_text="REG-03: STATUTORY (10 % / 6 %) or SANREMO_DAILY (flat 20, 003 Allegato 1)"
+        choices=list(cashier_rules.PRESETS),
+        write_only=True,
+        required=False,
+        help_text="REG-03: STATUTORY (10 % / 6 %) or SANREMO_DAILY (flat 20, 003 Allegato 1)",
     )
     statutory_fee = serializers.SerializerMethodField(help_text="REG-03: 10 % of the buy-in up to 3,000, 6 % above")
     fee_is_override = serializers.SerializerMethodField(help_text="the fee is not the statutory one (settings.fee_override)")
@@ -122,7 +125,7 @@ class TournamentSerializer(IdModelSerializer):
 
     @extend_schema_field(serializers.DecimalField(max_digits=13, decimal_places=2))
     def get_statutory_fee(self, obj) -> str:
-        return str(fees.statutory_fee(obj.buy_in)) if obj.buy_in is not None and obj.buy_in >= 0 else None
+        return str(cashier_rules.statutory_fee(obj.buy_in)) if obj.buy_in is not None and obj.buy_in >= 0 else None
 
     def get_late_registration_level(self, obj) -> int:
         return HouseRules.of(obj).late_registration_level(obj)
@@ -131,7 +134,7 @@ class TournamentSerializer(IdModelSerializer):
         return HouseRules.of(obj).rebuy_level(obj)
 
     def get_fee_is_override(self, obj) -> bool:
-        return obj.buy_in is not None and obj.buy_in >= 0 and fees.is_override(obj.buy_in, obj.fee)
+        return obj.buy_in is not None and obj.buy_in >= 0 and cashier_rules.is_override(obj.buy_in, obj.fee)
 
     def to_internal_value(self, data):
         """When fields are refused, the setup rules (``context["setup_errors"]``: the view passes

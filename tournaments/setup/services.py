@@ -30,7 +30,7 @@ from tdmanager import currencies, shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
 from tournaments import defaults, signals
-from tournaments.cashier import rules as fees
+from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
@@ -135,9 +135,9 @@ def _apply_fee_preset(values: dict, current_settings, fee_preset: str | None) ->
     """Put the preset's override into ``values["settings"]``; the preset's reason (or "")."""
     if not fee_preset:
         return ""
-    if fee_preset not in fees.PRESETS:
+    if fee_preset not in cashier_rules.PRESETS:
         raise ValidationFailed("bad_fee_preset", _("Unknown fee preset."), fields={"fee_preset": [_("Unknown fee preset.")]})
-    override, reason = fees.PRESETS[fee_preset]
+    override, reason = cashier_rules.PRESETS[fee_preset]
     settings = dict(values["settings"] if "settings" in values else (current_settings or {}))
     if override is None:
         settings.pop("fee_override", None)
@@ -159,7 +159,7 @@ def _computed_fee(values: dict, instance: Tournament | None) -> Decimal:
     buy_in = get("buy_in")
     if buy_in is None or buy_in < 0:
         return get("fee", Decimal(0))  # no fee to compute: the model's validation answers
-    return fees.entry_fee(buy_in, house.fee_override)
+    return cashier_rules.entry_fee(buy_in, house.fee_override)
 
 
 def _settle_fee(values: dict, instance: Tournament | None, *, typed: bool) -> Decimal:
@@ -181,25 +181,25 @@ def _settle_fee(values: dict, instance: Tournament | None, *, typed: bool) -> De
 
 
 def _check_override_reason(buy_in, fee, reason: str) -> None:
-    if buy_in is not None and buy_in >= 0 and fee >= 0 and fees.is_override(buy_in, fee) and not reason.strip():
+    if buy_in is not None and buy_in >= 0 and fee >= 0 and cashier_rules.is_override(buy_in, fee) and not reason.strip():
         raise SetupError(
             "fee_override_reason_required",
             _("The fee %(fee)s is not the statutory %(statutory)s (REG-03): give the reason for the override.")
-            % {"fee": fee, "statutory": fees.statutory_fee(buy_in)},
+            % {"fee": fee, "statutory": cashier_rules.statutory_fee(buy_in)},
             status=400,
             fields=["override_reason"],
         )
 
 
 def _log_override(t: Tournament, actor: Actor, reason: str, preset: str | None) -> None:
-    if fees.is_override(t.buy_in, t.fee):
+    if cashier_rules.is_override(t.buy_in, t.fee):
         log_event(
             t,
             Action.TOURNAMENTS_FEE_OVERRIDDEN,
             actor,
             buy_in=str(t.buy_in),
             fee=str(t.fee),
-            statutory_fee=str(fees.statutory_fee(t.buy_in)),
+            statutory_fee=str(cashier_rules.statutory_fee(t.buy_in)),
             reason=reason.strip(),
             preset=preset or "",
         )
@@ -210,7 +210,7 @@ def keep_typed_fee_as_override(t: Tournament, actor: Actor, reason: str) -> None
     multi-day flights): a fee that is not the statutory one becomes the tournament's
     ``fee_override`` and is logged as an override, so it is shown and audited like any other.
     Runs inside the format's service."""
-    if t.buy_in is None or t.buy_in < 0 or not fees.is_override(t.buy_in, t.fee):
+    if t.buy_in is None or t.buy_in < 0 or not cashier_rules.is_override(t.buy_in, t.fee):
         return
     t.settings = {**(t.settings or {}), "fee_override": str(t.fee)}
     t.save(update_fields=["settings"])
@@ -346,7 +346,7 @@ def _create_copy(values: dict, structure, *, name: str, start_at, actor: Actor, 
     values["structure"] = copy_structure(structure, f"{name} — {structure.name}" if structure else name)
     fee = _computed_fee(values, None)
     reason = override_reason.strip()
-    if not reason and values.get("buy_in") is not None and fees.is_override(values["buy_in"], fee):
+    if not reason and values.get("buy_in") is not None and cashier_rules.is_override(values["buy_in"], fee):
         # The original's override (a house preset, an amount) comes with it: the reason says so.
         reason = _("The fee of %(origin)s, which this tournament copies.") % {"origin": origin}
     return create_tournament(values, actor=actor, override_reason=reason)

@@ -23,9 +23,9 @@ from tdmanager.formatting import money
 from tdmanager.paging import Paged
 from tournaments import signals
 from tournaments.api.fields import MAX_STACK, at_most
-from tournaments.cashier import rules as fees
+from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier import selectors as cashier_selectors
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import Tournament, TournamentTemplate, WaitingStart
@@ -98,11 +98,11 @@ class TournamentForm(forms.ModelForm):
     # REG-03: the fee is computed from the buy-in; a preset or an amount overrides it, with a reason.
     fee_preset = forms.ChoiceField(
         label=gettext_lazy("Fee"),
-        initial=fees.STATUTORY,
+        initial=cashier_rules.STATUTORY,
         required=False,
         choices=[
-            (fees.STATUTORY, gettext_lazy("Statutory: 10 % of the buy-in up to 3,000, 6 % above (REG-03)")),
-            (fees.SANREMO_DAILY, gettext_lazy("Daily event: flat 20 (003 Allegato 1)")),
+            (cashier_rules.STATUTORY, gettext_lazy("Statutory: 10 % of the buy-in up to 3,000, 6 % above (REG-03)")),
+            (cashier_rules.SANREMO_DAILY, gettext_lazy("Daily event: flat 20 (003 Allegato 1)")),
             (CUSTOM_FEE, gettext_lazy("Another fee (override)")),
         ],
     )
@@ -235,13 +235,13 @@ class TournamentForm(forms.ModelForm):
         self.fields["rebuy_until_level"].help_text = _("Empty: the end of level %(n)s (house default, FMT-04).") % {"n": house.rebuy_default_level}
         if self.instance.pk:
             override = HouseRules.of(self.instance).fee_override
-            preset = next((name for name, (amount, _r) in fees.PRESETS.items() if amount == override), CUSTOM_FEE)
+            preset = next((name for name, (amount, _r) in cashier_rules.PRESETS.items() if amount == override), CUSTOM_FEE)
             self.fields["fee_preset"].initial = preset
             self.fields["fee_override"].initial = override if preset == CUSTOM_FEE else None
-            if fees.is_override(self.instance.buy_in, self.instance.fee):
+            if cashier_rules.is_override(self.instance.buy_in, self.instance.fee):
                 self.fields["fee_preset"].help_text = _("Fee %(fee)s, statutory %(statutory)s: an override.") % {
                     "fee": self.instance.fee,
-                    "statutory": fees.statutory_fee(self.instance.buy_in),
+                    "statutory": cashier_rules.statutory_fee(self.instance.buy_in),
                 }
 
     def clean(self):
@@ -378,7 +378,7 @@ def oversight_context(t) -> dict:
     return {
         "report_links": [link for answer in signals.ask(signals.report_links, tournament=t) for link in answer],
         "unreported_stubs": unreported,
-        "offer_addendum": bool(unreported) and t.status in (Tournament.RUNNING, Tournament.FINISHED) and not clockview.late_registration_open(t),
+        "offer_addendum": bool(unreported) and t.status in (Tournament.RUNNING, Tournament.FINISHED) and not clock_selectors.late_registration_open(t),
         "regulators": [g.user.get_username() for g in t.regulator_grants.select_related("user")],
     }
 
@@ -457,7 +457,7 @@ def tournament_detail(request, pk):
     events = Paged(request, t.events.order_by("-id"), param="events", anchor="event-log-section")  # newest first, 50 a page
     events.rows = oversight_selectors.event_sentences(events.rows, t.currency)
     links = [link for answer in signals.ask(signals.page_links, tournament=t) for link in answer]
-    fee_info = {"statutory_fee": fees.statutory_fee(t.buy_in), "fee_is_override": fees.is_override(t.buy_in, t.fee)}
+    fee_info = {"statutory_fee": cashier_rules.statutory_fee(t.buy_in), "fee_is_override": cashier_rules.is_override(t.buy_in, t.fee)}
     # FMT-02: a cancelled tournament's refunds not yet handed out at the desk.
     refunds = cashier_selectors.refunds_due(t) if t.status == Tournament.CANCELLED else []
     fee_info.update(refunds_due=refunds, refunds_total=sum((r["amount"] for r in refunds), Decimal(0)))

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from tdmanager import csvsafe, jsonbody, sheets, shown_text
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.transactions import service
-from tournaments.clock import rules as clock
-from tournaments.clock import selectors as clockview
+from tournaments.clock import rules as clock_rules
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import BlindStructure, StructureItem, Tournament, TournamentChange
@@ -38,7 +38,7 @@ def _level_game(raw: dict, kind: str, n: int) -> str:
 
 def validate_items(items: list[dict]) -> list[dict]:
     """Normalise and check items: each row as ``clean_item`` checks it, at least one level, and
-    then the clock engine's own validation (``clock.validate_structure``: the last item is a
+    then the clock engine's own validation (``clock_rules.validate_structure``: the last item is a
     level, the cap), the one the clock uses.
 
     SB = BB is allowed (heads-up structures start 100/100, CLK-01). A decreasing ante or big
@@ -56,8 +56,8 @@ def check_whole(clean: list[dict]) -> None:
     if not any(c["kind"] == "LEVEL" for c in clean):
         raise ValidationFailed("empty_structure", _("A structure needs at least one level."))
     try:
-        clock.validate_structure(engine_items(clean))
-    except clock.ClockError:  # with a level in it, the engine's one objection left is the cap
+        clock_rules.validate_structure(engine_items(clean))
+    except clock_rules.ClockError:  # with a level in it, the engine's one objection left is the cap
         raise ValidationFailed("ends_with_break", _("A structure ends with a level: the last level repeats (the cap).")) from None
 
 
@@ -116,7 +116,7 @@ def _yes(value) -> bool:
 def engine_items(clean: list[dict]) -> list:
     """Cleaned rows (``validate_items``) as the clock engine's levels and breaks."""
     return [
-        clockview.engine_item(
+        clock_selectors.engine_item(
             c["kind"],
             small_blind=c["small_blind"],
             big_blind=c["big_blind"],
@@ -134,7 +134,7 @@ def engine_items(clean: list[dict]) -> list:
 
 def structure_warnings(items: list[dict]) -> list[str]:
     """The warnings for cleaned rows: the clock engine's, as the clock page shows them."""
-    return clockview.structure_warnings(engine_items(items))
+    return clock_selectors.structure_warnings(engine_items(items))
 
 
 @service

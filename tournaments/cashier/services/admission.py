@@ -16,7 +16,7 @@ from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.money import ZERO, to_money
 from tournaments import signals
 from tournaments.cashier import rules as fees
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Person, Tournament
 
@@ -104,7 +104,7 @@ def check_winner_not_decided(t: Tournament) -> None:
 
 
 def check_late_registration(t: Tournament, now) -> None:
-    if t.status == Tournament.RUNNING and not clockview.late_registration_open(t, now):
+    if t.status == Tournament.RUNNING and not clock_selectors.late_registration_open(t, now):
         raise DeskError("late_registration_closed", _("Late registration is closed."))
 
 
@@ -294,7 +294,7 @@ def _check_reentry(t: Tournament, person: Person, mine, live, busted, now) -> No
     if len(mine) >= t.max_entries_per_player:
         raise DeskError("max_entries_reached", _("%(name)s has used all %(max)s entries.") % {"name": person.full_name, "max": t.max_entries_per_player})
     check_late_registration(t, now)
-    if t.reentry_until_level and t.status == Tournament.RUNNING and clockview.level_has_ended(t, t.reentry_until_level, now):
+    if t.reentry_until_level and t.status == Tournament.RUNNING and clock_selectors.level_has_ended(t, t.reentry_until_level, now):
         raise DeskError("reentry_closed", _("The re-entry period has ended."))
 
 
@@ -312,7 +312,7 @@ def _check_rebuy_window(t: Tournament, now) -> None:
     if t.status != Tournament.RUNNING and not HouseRules.of(t).rebuy_before_start:
         raise DeskError("rebuy_not_started", _("Rebuys are sold once the tournament is running."))
     last = HouseRules.of(t).rebuy_level(t)  # the tournament's, else the house default (003: level 3)
-    if clockview.level_has_ended(t, last, now):
+    if clock_selectors.level_has_ended(t, last, now):
         raise DeskError("rebuy_period_over", _("The rebuy period ended after level %(n)s.") % {"n": last})
 
 
@@ -363,7 +363,7 @@ def _check_addon_entry(t: Tournament, entry: Entry, now) -> None:
     """FMT-06: an add-on for a player still in, in its break, up to the most add-ons."""
     if entry.status != Entry.ACTIVE:
         raise DeskError("entry_not_playing", _("Only a player still in the tournament can take the add-on."))
-    if not clockview.addon_window_open(t, now):
+    if not clock_selectors.addon_window_open(t, now):
         raise DeskError("addon_window_closed", _("The add-on is sold only during the break after level %(n)s.") % {"n": t.addon_after_level})
     if entry.addons >= t.addon_max:
         raise DeskError("max_addons_reached", _("This entry has already taken the add-on."))

@@ -17,7 +17,7 @@ from tdmanager.money import ZERO, to_money
 from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 from tournaments import signals
-from tournaments.cashier import rules as fees
+from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier.ledger import lock_tournament, write_row
 from tournaments.cashier.services.admission import DeskError, check_cash_limit, check_method
@@ -106,7 +106,7 @@ def reversing_row(t: Tournament, row: LedgerRow, *, reason: str, actor: Actor) -
         actor=actor,
         reason=reason.strip(),
         reverses=row,
-        tender=fees.Tender(row.tender_currency, row.exchange_rate) if row.tender_currency else None,
+        tender=cashier_rules.Tender(row.tender_currency, row.exchange_rate) if row.tender_currency else None,
         owed=-row.owed_amount,
     )
 

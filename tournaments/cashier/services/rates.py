@@ -13,7 +13,7 @@ from tdmanager import currencies
 from tdmanager.errors import ValidationFailed
 from tdmanager.money import ZERO
 from tdmanager.transactions import service
-from tournaments.cashier import rules as fees
+from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier.services.admission import DeskError
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
@@ -25,15 +25,15 @@ def day_rate(currency: str, base: str, day) -> ExchangeRate | None:
     return ExchangeRate.objects.filter(date=day, currency=currency, base_currency=base).order_by("-set_at", "-id").first()
 
 
-def tender_for(t: Tournament, currency: str, method: str, now=None) -> fees.Tender | None:
+def tender_for(t: Tournament, currency: str, method: str, now=None) -> cashier_rules.Tender | None:
     """REG-06: the foreign tender of a sale (USD or CHF at today's rate), or None when the player
     pays in the tournament's currency. Foreign notes are cash; no rate set today: refused."""
     currency = (currency or "").strip().upper()
     if not currency or currency == t.currency:
         return None
-    if currency not in fees.FOREIGN_CURRENCIES:
+    if currency not in cashier_rules.FOREIGN_CURRENCIES:
         raise ValidationFailed(
-            "bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.") % {"list": ", ".join(fees.FOREIGN_CURRENCIES), "cur": t.currency}
+            "bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.") % {"list": ", ".join(cashier_rules.FOREIGN_CURRENCIES), "cur": t.currency}
         )
     if method != LedgerRow.CASH:
         raise ValidationFailed("foreign_tender_cash_only", _("A foreign currency is taken in cash; a card is charged in %(cur)s.") % {"cur": t.currency})
@@ -42,7 +42,7 @@ def tender_for(t: Tournament, currency: str, method: str, now=None) -> fees.Tend
         raise DeskError(
             "no_exchange_rate", _("No %(cur)s exchange rate is set for today: the supervisor sets it before the desk takes %(cur)s.") % {"cur": currency}
         )
-    return fees.Tender(currency, rate.rate)
+    return cashier_rules.Tender(currency, rate.rate)
 
 
 # --- exchange rates (REG-06) -----------------------------------------------------------------
@@ -55,8 +55,10 @@ def set_exchange_rate(currency: str, rate, *, actor: Actor, day=None, base: str 
     """The cashiers' supervisor sets the rate of the day for USD or CHF (REG-06): how many units
     of ``base`` one unit of ``currency`` buys. A new row each time; the latest of the day counts."""
     currency, base = (currency or "").strip().upper(), (base or "EUR").strip().upper()
-    if currency not in fees.FOREIGN_CURRENCIES or currency == base:
-        raise ValidationFailed("bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.") % {"list": ", ".join(fees.FOREIGN_CURRENCIES), "cur": base})
+    if currency not in cashier_rules.FOREIGN_CURRENCIES or currency == base:
+        raise ValidationFailed(
+            "bad_tender_currency", _("The desk takes %(list)s besides %(cur)s.") % {"list": ", ".join(cashier_rules.FOREIGN_CURRENCIES), "cur": base}
+        )
     try:
         rate = Decimal(str(rate))
     except (ArithmeticError, ValueError):

@@ -33,7 +33,7 @@ from tournaments import signals
 from tournaments.cashier import services as cashier
 from tournaments.cashier.ledger import lock_tournament, write_row
 from tournaments.cashier.services.sales import _pay_reservation
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
@@ -163,7 +163,7 @@ def forfeit_deadline_passed(t: Tournament, rules: HouseRules, now) -> bool:
     tournament clock: a paused clock holds it)."""
     if t.status != Tournament.RUNNING:
         return False
-    return clockview.level_ended_minutes_ago(t, rules.no_show_level, rules.no_show_grace_minutes, now)
+    return clock_selectors.level_ended_minutes_ago(t, rules.no_show_level, rules.no_show_grace_minutes, now)
 
 
 @service

@@ -35,7 +35,7 @@ from tournaments.cashier.services.admission import (
     check_method,
 )
 from tournaments.cashier.services.rates import tender_for
-from tournaments.clock import selectors as clockview
+from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
@@ -98,7 +98,7 @@ def jackpot_line(t: Tournament, kind: str, jackpot: bool, now) -> Decimal:
         raise DeskError("jackpot_not_offered", _("This tournament does not take part in the jackpot."))
     if kind == LedgerRow.RE_ENTRY and rules.jackpot_reentry != "PAY_AGAIN":
         raise DeskError("jackpot_not_for_reentry", _("A re-entry does not buy the jackpot again (house rules)."))
-    if t.status == Tournament.RUNNING and clockview.level_has_ended(t, rules.jackpot_sale_until_level, now):
+    if t.status == Tournament.RUNNING and clock_selectors.level_has_ended(t, rules.jackpot_sale_until_level, now):
         raise DeskError("jackpot_sale_closed", _("The jackpot fee is sold only until the end of level %(n)s.") % {"n": rules.jackpot_sale_until_level})
     if not rules.jackpot_sale_when_won:
         why = signals.ask_one(signals.jackpot_sale_checked, tournament=t, now=now)

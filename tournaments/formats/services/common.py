@@ -9,7 +9,7 @@ from tdmanager import shown_text
 from tdmanager.errors import DomainError
 from tournaments import signals
 from tournaments.cashier import services as cashier
-from tournaments.clock import services as clockctl
+from tournaments.clock import services as clock_services
 from tournaments.clock.selectors import get_clock
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_event
@@ -143,4 +143,4 @@ def place_eliminated(t: Tournament, first_place: int) -> list:
 def finish_clock_if_running(t: Tournament, actor) -> None:
     clock = get_clock(t)
     if clock is not None and clock.status not in (clock.NOT_STARTED, clock.FINISHED):
-        clockctl.finish_clock(t, actor=actor, reason="format finished")
+        clock_services.finish_clock(t, actor=actor, reason="format finished")

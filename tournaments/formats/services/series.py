@@ -18,7 +18,7 @@ from payouts.selectors import knockouts_by_entry as bounty_knockouts
 from tdmanager import realtime, shown_text
 from tdmanager.errors import ValidationFailed
 from tdmanager.transactions import service
-from tournaments.cashier import rules as fees
+from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
@@ -145,7 +145,7 @@ def schedule_daily(
     buy_in, fee = price
     start_at = timezone.make_aware(datetime.combine(day, start_time))
     settings = {"lb_mode": series.lb_constant_mode}
-    override = fees.is_override(buy_in, fee)  # REG-03 / C15: the daily fee is an override of the statutory one
+    override = cashier_rules.is_override(buy_in, fee)  # REG-03 / C15: the daily fee is an override of the statutory one
     if override:
         settings["fee_override"] = str(fee)
     t = checks.create(
@@ -168,7 +168,7 @@ def schedule_daily(
             actor,
             buy_in=str(buy_in),
             fee=str(fee),
-            statutory_fee=str(fees.statutory_fee(buy_in)),
+            statutory_fee=str(cashier_rules.statutory_fee(buy_in)),
             reason="FMT-10: the daily event price of the series (003 Allegato 1)",
             preset="SERIES",
         )
