@@ -512,7 +512,7 @@ def deals_share_what_was_left(world: World) -> list[str]:
     deal's amounts; in a bounty event what the players take of the bounty money adds up to the
     bounty money in play then (a mystery bag carried over: nobody takes it, it is carried), and
     the desk owes or has paid each player his part (the bounty awards of the deal)."""
-    from payouts.api import deal_data
+    from payouts.api.deals import deal_data
     from payouts.models import BountyAward, Deal
 
     problems = []
