@@ -62,14 +62,6 @@ class Person(models.Model):
         return shown_name(self.stored_name)
 
     @property
-    def ban_reason(self) -> str:
-        """The ban's reason as the reader reads it: one the product wrote (the demo's) in the active
-        language, one the director typed as typed."""
-        from ..labels import shipped_text  # labels reads the models
-
-        return shipped_text(self.banned_reason)
-
-    @property
     def display_name(self):
         return f"{self.full_name} ({self.nickname})" if self.nickname else self.full_name
 

@@ -33,6 +33,7 @@ from tdmanager.transactions import service
 from .. import clockview, selectors, signals
 from ..actions import Action
 from ..house import HouseRules
+from ..labels import shipped_text
 from ..models import Entry, LedgerRow, Tournament
 from ..signals import announce
 from . import cashier
@@ -63,7 +64,7 @@ def banned_refusal(entry: Entry) -> RegistrationError:
     return RegistrationError(
         "banned",
         _("%(name)s is banned and cannot play: %(reason)s. Refund the entry minus any expenses.")
-        % {"name": entry.person.full_name, "reason": entry.person.ban_reason},
+        % {"name": entry.person.full_name, "reason": shipped_text(entry.person.banned_reason)},
         entry=entry.pk,
         refund_due=str(paid_amount(entry)),
     )
@@ -234,7 +235,9 @@ def banned_paid_entries(t: Tournament) -> list[dict]:
     offers each the refund with its expenses."""
     out = []
     for e in t.entries.filter(status=Entry.ACTIVE, person__banned=True).select_related("person").order_by("number"):
-        out.append({"entry": e.pk, "number": e.number, "name": e.person.full_name, "reason": e.person.ban_reason, "refund_due": str(paid_amount(e))})
+        out.append(
+            {"entry": e.pk, "number": e.number, "name": e.person.full_name, "reason": shipped_text(e.person.banned_reason), "refund_due": str(paid_amount(e))}
+        )
     return out
 
 

@@ -17,6 +17,7 @@ from tdmanager.money import ZERO, to_money
 
 from ... import clockview, fees, signals
 from ...house import HouseRules
+from ...labels import shipped_text
 from ...models import Entry, LedgerRow, Person, Tournament
 
 LIVE = (Entry.RESERVED, Entry.ACTIVE)
@@ -83,7 +84,9 @@ def check_method(method: str) -> None:
 
 def check_not_banned(person: Person) -> None:
     if person.banned:
-        raise DeskError("banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": person.ban_reason})
+        raise DeskError(
+            "banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": shipped_text(person.banned_reason)}
+        )
 
 
 def check_open_for_sales(t: Tournament) -> None:
