@@ -1,5 +1,5 @@
 """An event's results as a sheet, for the club's site and the tour's ranking: each placed entry's
-place, the player's name as the public pages show it (``tournaments.public_names``: the house's
+place, the player's name as the public pages show it (``tournaments.people.names``: the house's
 style, "—" for a player who asked not to be found by name, an erased player's pseudonym), the
 cash prize, the other prizes in words and, in a bounty event, the bounties won. CSV or XLSX by
 ``tdmanager.sheets.write``: a name that looks like a formula stays text. Read only."""

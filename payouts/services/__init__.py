@@ -3,7 +3,7 @@
 Each public function is one ``transaction.atomic()`` unit: it locks the tournament row
 first (``lock_tournament``), checks the rules, writes the rows, writes one event-log row
 (``payouts.<noun>.<verb>``) and the change is published on commit. Money moves only
-through the ledger's public service (``tournaments.services.ledger.write_row``): a prize paid is a
+through the ledger's public service (``tournaments.cashier.ledger.write_row``): a prize paid is a
 PAYOUT row with a negative prize part, a side prize a SIDE row with a negative side part.
 
 The topics: ``table`` (the payout table and templates), ``signoff`` (the ranking sign-off),

@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from tdmanager.fields import IdModelSerializer, TextField
+from tournaments import labels
 from tournaments.api.fields import REASON
 from tournaments.models import (
     Person,
@@ -15,12 +16,14 @@ class PersonSerializer(IdModelSerializer):
     read at check-in (``cashier/check-in/document/``) or revealed by a director (``people/<id>/document/``), each logged."""
 
     display_name = serializers.CharField(read_only=True)
-    banned_reason = serializers.CharField(source="ban_reason", read_only=True, help_text="the ban's reason, in the reader's language when the product wrote it")
+    banned_reason = serializers.CharField(read_only=True, help_text="the ban's reason, in the reader's language when the product wrote it")
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
         if "document_id" in data:
             data["document_id"] = masked_document(data["document_id"])
+        if "banned_reason" in data:
+            data["banned_reason"] = labels.shipped_text(data["banned_reason"])
         return data
 
     class Meta:

@@ -18,6 +18,7 @@ from tournaments import signals
 from tournaments.cashier import rules as fees
 from tournaments.clock import selectors as clock_selectors
 from tournaments.house import HouseRules
+from tournaments.labels import shipped_text
 from tournaments.models import Entry, LedgerRow, Person, Tournament
 
 LIVE = (Entry.RESERVED, Entry.ACTIVE)
@@ -84,7 +85,9 @@ def check_method(method: str) -> None:
 
 def check_not_banned(person: Person) -> None:
     if person.banned:
-        raise DeskError("banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": person.ban_reason})
+        raise DeskError(
+            "banned", _("%(name)s is banned and cannot play: %(reason)s") % {"name": person.full_name, "reason": shipped_text(person.banned_reason)}
+        )
 
 
 def check_open_for_sales(t: Tournament) -> None:

@@ -37,6 +37,7 @@ from tournaments.clock import selectors as clock_selectors
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
+from tournaments.labels import shipped_text
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.oversight import selectors as oversight_selectors
 from tournaments.signals import announce
@@ -64,7 +65,7 @@ def banned_refusal(entry: Entry) -> RegistrationError:
     return RegistrationError(
         "banned",
         _("%(name)s is banned and cannot play: %(reason)s. Refund the entry minus any expenses.")
-        % {"name": entry.person.full_name, "reason": entry.person.ban_reason},
+        % {"name": entry.person.full_name, "reason": shipped_text(entry.person.banned_reason)},
         entry=entry.pk,
         refund_due=str(paid_amount(entry)),
     )
@@ -235,7 +236,9 @@ def banned_paid_entries(t: Tournament) -> list[dict]:
     offers each the refund with its expenses."""
     out = []
     for e in t.entries.filter(status=Entry.ACTIVE, person__banned=True).select_related("person").order_by("number"):
-        out.append({"entry": e.pk, "number": e.number, "name": e.person.full_name, "reason": e.person.ban_reason, "refund_due": str(paid_amount(e))})
+        out.append(
+            {"entry": e.pk, "number": e.number, "name": e.person.full_name, "reason": shipped_text(e.person.banned_reason), "refund_due": str(paid_amount(e))}
+        )
     return out
 
 
