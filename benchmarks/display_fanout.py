@@ -619,7 +619,7 @@ def main():
         rport = free_port(6391)
         redis_proc = start_embedded_redis(Path(tempfile.mkdtemp()), rport)
         settings.REDIS_URL = f"redis://127.0.0.1:{rport}/0"
-        realtime._client = None
+        realtime.bus._client = None
     base = f"http://127.0.0.1:{args.port}"
     event = Event(players, base, args.floor)
     tick = time.perf_counter()

@@ -200,7 +200,7 @@ def main():
     from tdmanager import realtime
 
     settings.REDIS_URL, settings.TDM_NAMESPACE = topology.redis_url, topology.namespace
-    realtime._client = None
+    realtime.bus._client = None
     plan = fc.Plan(
         flight_entries=args.flight_entries,
         side_entries=args.side_entries,

@@ -35,7 +35,7 @@ Besides text, inputs that are no text (``SPECIAL``, each a key of ``--values``, 
 
 - ``declared-huge``: for every route and method that takes a body, as each role it lets in and
   anonymous, a few bytes sent with ``CONTENT_LENGTH`` 2,000,000,000 (the test client passes it on
-  to ``tdmanager.bodylimits.BodyLimitMiddleware``): a 413;
+  to ``tdmanager.errorpages.ApiErrorMiddleware``): a 413;
 - ``over-limit``: for every route and method that takes a body, once, as the director, a body
   of the route's type one byte over its limit (``bodylimits.limit(kind_of(…))``, 1 MB for JSON
   and forms, 5 MB + 64 KB for an image, 8 MB + 64 KB for a layout), its true length: a 413;

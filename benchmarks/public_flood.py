@@ -798,7 +798,7 @@ def main():
     from tdmanager import realtime
 
     settings.REDIS_URL, settings.TDM_NAMESPACE = topology.redis_url, topology.namespace
-    realtime._client = None
+    realtime.bus._client = None
     stop_screen = threading.Event()
     seq_lookup = fc.SeqLookup()
     try:

@@ -1,6 +1,6 @@
 """How large a request's body may be, per kind of route: one place for the web app (which refuses
-before it reads: ``tdmanager.asgi``) and for Django's side (``BodyLimitMiddleware``,
-``errorpages.ApiErrorMiddleware``), so that uvicorn, the test client and any other server agree.
+before it reads: ``tdmanager.asgi``) and for Django's side (``errorpages.ApiErrorMiddleware``, which
+answers it), so that uvicorn, the test client and any other server agree.
 
 Most routes take a small body: an API call's JSON, a page's form. Anyone may send one to the
 login, the token endpoint and the public pages before any login is checked, so the small limits
@@ -142,29 +142,3 @@ def too_large(request) -> bool | None:
         return None
     most = request_limit(request)
     return most is not None and (length > most or (not length and _spooled_size(request) > most))
-
-
-class BodyLimitMiddleware:
-    """Refuse a body over its route's limit before anything reads it: 413, ``{"code":
-    "request_too_large"}`` under /api/, a line of text in the request's language elsewhere (it
-    runs after LocaleMiddleware). The web app (``tdmanager.asgi``) has refused it already before
-    reading it; this holds the same limits under the test client and any other server."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        from django.http import HttpResponse
-        from django.utils import translation
-
-        from .errorpages import api_error, is_api, request_too_large  # errorpages imports this module; settings does too
-
-        refused = too_large(request)
-        if refused is None:
-            return api_error(400) if is_api(request) else self.get_response(request)  # Django reads no body then
-        if refused:
-            if is_api(request):
-                return api_error(413)
-            status, headers, content = request_too_large(request.path, translation.get_language())
-            return HttpResponse(content, status=status, content_type=dict(headers)[b"content-type"].decode())
-        return self.get_response(request)

@@ -3,15 +3,17 @@
 DRF views already answer their own errors through ``tdmanager.api.exception_handler``. What
 happens outside them — an unknown URL, a body over its route's limit (``tdmanager.bodylimits``), a bad Host
 header, a CSRF refusal, an unhandled exception — goes through the handlers below
-(``handler404`` … in ``tdmanager.urls``) and ``ApiErrorMiddleware``, which turns any error
-answer under /api/ that is not JSON yet into one. ``detail`` is in the request's language.
+(``handler404`` … in ``tdmanager.urls``) and ``ApiErrorMiddleware``, which refuses a body over
+its route's limit on every path (Django's side of the limits: the one place it is checked) and
+turns any error answer under /api/ that is not JSON yet into one. ``detail`` is in the request's
+language.
 """
 
 import json
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -131,22 +133,40 @@ def _is_json(response) -> bool:
     return response.get("Content-Type", "").split(";")[0].strip().endswith("json")
 
 
+def body_refusal(request):
+    """The answer to a request whose body may not be read, else None: over its route's limit
+    (``tdmanager.bodylimits``), 413, ``{"code": "request_too_large"}`` under /api/, elsewhere the
+    line of text the web app answers from the event loop (``request_too_large``), in the
+    request's language; a declared length that is no number, 400 under /api/ (elsewhere the
+    request goes on: Django reads no body then)."""
+    refused = bodylimits.too_large(request)
+    if refused is None:
+        return api_error(400) if is_api(request) else None
+    if not refused:
+        return None
+    if is_api(request):
+        return api_error(413)
+    status, headers, content = request_too_large(request.path, translation.get_language())
+    return HttpResponse(content, status=status, content_type=dict(headers)[b"content-type"].decode())
+
+
 class ApiErrorMiddleware:
-    """Under /api/: refuse a body over its route's limit with 413 before anyone reads it, and
-    make every other error answer JSON (a 405 from a plain Django view, a CSRF page, DEBUG's
-    technical 404…). With DEBUG on, a 500 keeps Django's traceback page."""
+    """Refuse a body its route does not take before anything reads it (``body_refusal``), on
+    every path: it runs after LocaleMiddleware and before the rest. The web app
+    (``tdmanager.asgi``) has refused such a body already before reading it; this holds the same
+    limits under the test client and any other server. Then, under /api/, make every other
+    error answer JSON (a 405 from a plain Django view, a CSRF page, DEBUG's technical 404…).
+    With DEBUG on, a 500 keeps Django's traceback page."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        refusal = body_refusal(request)
+        if refusal is not None:
+            return refusal
         if not is_api(request):
             return self.get_response(request)
-        refused = bodylimits.too_large(request)  # the route's limit, as the web app's (tdmanager.bodylimits)
-        if refused is None:
-            return api_error(400)
-        if refused:
-            return api_error(413)
         response = self.get_response(request)
         if response.status_code >= 400 and not _is_json(response) and not getattr(response, "streaming", False):
             if response.status_code >= 500 and settings.DEBUG:

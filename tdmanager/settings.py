@@ -154,9 +154,9 @@ MIDDLEWARE = [
     "tdmanager.middleware.StaticFilesMiddleware",  # WhiteNoise, its file index made once per process
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "tdmanager.bodylimits.BodyLimitMiddleware",  # a body over its route's limit: 413, before anything reads it
+    # a body over its route's limit: 413, before anything reads it; under /api/ every error answer is {"code", "detail"}
+    "tdmanager.errorpages.ApiErrorMiddleware",
     "tdmanager.middleware.RefuseNulMiddleware",  # a NUL character anywhere: 400, before any query
-    "tdmanager.errorpages.ApiErrorMiddleware",  # under /api/ every error answer is {"code", "detail"}
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

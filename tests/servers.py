@@ -304,7 +304,7 @@ def live_stack(transactional_db, settings):
     # suite's queue): the stack's worker arms them, as a web process of the stack would.
     namespace = f"tdm-live-test-{os.getpid()}-{next(_stacks)}"
     settings.REDIS_URL, settings.TDM_NAMESPACE, settings.TDM_ARM_CLOCK_TASKS = url, namespace, False
-    realtime._client = None
+    realtime.bus._client = None
     env = database_env()
     env.update(REDIS_URL=url, TDM_NAMESPACE=namespace)
     web = None
@@ -314,6 +314,6 @@ def live_stack(transactional_db, settings):
     finally:
         if web is not None:
             stop(web)
-        realtime._client = None
+        realtime.bus._client = None
         if redis_server:
             redis_server.stop()

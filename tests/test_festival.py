@@ -46,7 +46,7 @@ def test_a_small_festival_survives_one_kill_of_each_process_kind(fc, settings, t
     # The setup here publishes its changes to the topology's own Redis, never a shared one, and
     # arms no countdown: the workers do.
     settings.REDIS_URL, settings.TDM_NAMESPACE, settings.TDM_ARM_CLOCK_TASKS = topology.redis_url, topology.namespace, False
-    realtime._client = None
+    realtime.bus._client = None
     plan = fc.Plan(
         flights=0, side_events=1, side_entries=60, sit_and_goes=0, desks=2, tablets=4, screens=2, phones=50, desk_pause=0.3, tablet_pause=0.3, keep_alive=10
     )
@@ -93,4 +93,4 @@ def test_a_small_festival_survives_one_kill_of_each_process_kind(fc, settings, t
         if fleet is not None:
             fleet.stop()
         topology.stop()
-        realtime._client = None
+        realtime.bus._client = None

@@ -67,19 +67,19 @@ def test_two_namespaces_on_one_redis_do_not_hear_each_other(settings):
     sub_a, sub_b = _subscriber(url_a, "test-ns-a"), _subscriber(url_b, "test-ns-b")
     try:
         settings.REDIS_URL, settings.TDM_NAMESPACE = url_a, "test-ns-a"
-        realtime._client = None
+        realtime.bus._client = None
         realtime.tournament_changed(41, "a.changed")
         assert _next(sub_a) == {"tournament": 41, "action": "a.changed"}
 
         settings.REDIS_URL, settings.TDM_NAMESPACE = url_b, "test-ns-b"
-        realtime._client = None
+        realtime.bus._client = None
         realtime.tournament_changed(42, "b.changed")
         # B's first message is its own: A's notice, published earlier, never reached it
         # (one Redis delivers in publishing order, so it would have come first).
         assert _next(sub_b) == {"tournament": 42, "action": "b.changed"}
         assert sub_a.get_message(timeout=0) is None  # nor did B's reach A (it was published before this read)
     finally:
-        realtime._client = None
+        realtime.bus._client = None
         sub_a.close()
         sub_b.close()
 

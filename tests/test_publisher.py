@@ -2,6 +2,7 @@
 the changes between folded into the next, the last of a burst always sent
 (``tdmanager.realtime.Publisher``)."""
 
+import json
 import threading
 import time
 
@@ -19,7 +20,7 @@ class Channel:
 
     def publish(self, channel, message):
         with self.lock:
-            self.sent.append((realtime.json.loads(message), time.monotonic(), threading.current_thread().name))
+            self.sent.append((json.loads(message), time.monotonic(), threading.current_thread().name))
 
     def actions(self):
         return [(m["tournament"], m["action"]) for m, _at, _thread in self.sent]
@@ -29,8 +30,8 @@ class Channel:
 def redis(settings, monkeypatch):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # never dialled: the client is the one above
     channel = Channel()
-    monkeypatch.setattr(realtime, "redis_client", lambda: channel)
-    monkeypatch.setattr(realtime, "publisher", realtime.Publisher())
+    monkeypatch.setattr(realtime.bus, "_client", channel)
+    monkeypatch.setattr(realtime.changes, "publisher", realtime.Publisher())
     return channel
 
 
@@ -43,7 +44,7 @@ def test_a_burst_is_folded_and_its_last_change_always_sent(redis, settings):
         realtime.tournament_changed(7, f"sale {i}")
     realtime.tournament_changed(8, "bust")
     realtime.screen_revoked("abc")
-    assert realtime.publisher.wait_sent(timeout=5)
+    assert realtime.changes.publisher.wait_sent(timeout=5)
 
     sevens = [action for tid, action in redis.actions() if tid == 7]
     assert 1 <= len(sevens) <= 2 and sevens[-1] == "sale 9"
@@ -57,18 +58,18 @@ def test_a_burst_is_folded_and_its_last_change_always_sent(redis, settings):
 def test_a_change_inside_the_gap_waits_for_it_and_one_after_goes_at_once(redis, settings):
     settings.TDM_PUBLISH_GAP_MS = 250
     now = [100.0]
-    realtime.publisher.clock = lambda: now[0]
+    realtime.changes.publisher.clock = lambda: now[0]
     realtime.tournament_changed(7, "level 2")
-    assert realtime.publisher.wait_sent(timeout=5)
+    assert realtime.changes.publisher.wait_sent(timeout=5)
     realtime.tournament_changed(7, "bust")
-    assert not realtime.publisher.wait_sent(timeout=0.3)  # the clock stands inside the gap: held
+    assert not realtime.changes.publisher.wait_sent(timeout=0.3)  # the clock stands inside the gap: held
     assert redis.actions() == [(7, "level 2")]
     now[0] += 0.25  # the gap is over
-    assert realtime.publisher.wait_sent(timeout=5)
+    assert realtime.changes.publisher.wait_sent(timeout=5)
     assert redis.actions() == [(7, "level 2"), (7, "bust")]
     now[0] += 0.25
     realtime.tournament_changed(7, "level 3")  # a gap after the last notice: no wait
-    assert realtime.publisher.wait_sent(timeout=0.2)
+    assert realtime.changes.publisher.wait_sent(timeout=0.2)
     assert redis.actions()[-1] == (7, "level 3")
 
 
@@ -77,30 +78,30 @@ def test_a_process_up_for_a_season_remembers_only_the_last_gaps_tournaments(redi
     went out a gap ago or more are forgotten (each due at once again, as before)."""
     settings.TDM_PUBLISH_GAP_MS = 250
     now = [100.0]
-    realtime.publisher.clock = lambda: now[0]
+    realtime.changes.publisher.clock = lambda: now[0]
     for tid in range(1, 201):  # a season's events, one a day
         realtime.tournament_changed(tid, "finished")
-        assert realtime.publisher.wait_sent(timeout=5)
+        assert realtime.changes.publisher.wait_sent(timeout=5)
         now[0] += 0.25
     assert len(redis.actions()) == 200  # each went at once
-    assert set(realtime.publisher._last) == {200}
+    assert set(realtime.changes.publisher._last) == {200}
     realtime.tournament_changed(1, "report printed")  # an old event again: no wait
-    assert realtime.publisher.wait_sent(timeout=0.2)
+    assert realtime.changes.publisher.wait_sent(timeout=0.2)
     assert redis.actions()[-1] == (1, "report printed")
 
 
 def test_a_process_ending_sends_what_waits(redis, settings):
     """``flush`` runs at exit: a management command's last change is not lost with it."""
     settings.TDM_PUBLISH_GAP_MS = 50
-    realtime.publisher.clock = lambda: 100.0  # the clock stands still: the sender would never send again
+    realtime.changes.publisher.clock = lambda: 100.0  # the clock stands still: the sender would never send again
     realtime.tournament_changed(7, "sale")
     realtime.tournament_changed(9, "sale")
-    assert realtime.publisher.wait_sent(timeout=5)
+    assert realtime.changes.publisher.wait_sent(timeout=5)
     realtime.tournament_changed(7, "refund")
     realtime.tournament_changed(9, "rebuy")
-    realtime.publisher.flush()
+    realtime.changes.publisher.flush()
     assert sorted(redis.actions()) == [(7, "refund"), (7, "sale"), (9, "rebuy"), (9, "sale")]
-    assert realtime.publisher.wait_sent(timeout=1)
+    assert realtime.changes.publisher.wait_sent(timeout=1)
 
 
 def test_a_redis_that_does_not_answer_never_holds_up_the_change(redis, settings, monkeypatch):
@@ -111,9 +112,9 @@ def test_a_redis_that_does_not_answer_never_holds_up_the_change(redis, settings,
     t0 = time.monotonic()
     realtime.tournament_changed(7, "sale")
     assert time.monotonic() - t0 < 1
-    assert not realtime.publisher.wait_sent(timeout=0.1)
+    assert not realtime.changes.publisher.wait_sent(timeout=0.1)
     answer.set()
-    assert realtime.publisher.wait_sent(timeout=5)
+    assert realtime.changes.publisher.wait_sent(timeout=5)
 
 
 def test_without_redis_the_process_own_listeners_hear_every_change(settings, monkeypatch):
@@ -121,7 +122,7 @@ def test_without_redis_the_process_own_listeners_hear_every_change(settings, mon
     listeners are called for each change, none held back."""
     settings.REDIS_URL = ""
     heard = []
-    monkeypatch.setattr(realtime, "_local_listeners", [heard.append])
+    monkeypatch.setattr(realtime.changes, "_local_listeners", [heard.append])
     for i in range(3):
         realtime.tournament_changed(7, f"sale {i}")
     assert [m["action"] for m in heard] == ["sale 0", "sale 1", "sale 2"]

@@ -58,7 +58,7 @@ def scaled(transactional_db, settings):
     namespace = f"tdm-scaleout-test-{os.getpid()}"  # no other run's notices on these channels and queues
     settings.REDIS_URL, settings.TDM_NAMESPACE = url, namespace
     settings.TDM_ARM_CLOCK_TASKS = False  # this process never arms a countdown: the stack does
-    realtime._client = None
+    realtime.bus._client = None
     env = database_env()
     env.update(REDIS_URL=url, TDM_NAMESPACE=namespace, TDM_PUSH_ENDPOINTS="127.0.0.1")  # the tests' own push service
     procs = []
@@ -80,7 +80,7 @@ def scaled(transactional_db, settings):
         for proc in reversed(procs):
             # A web server would wait for its open live streams to end: nothing is at stake here.
             stop(proc, sig_kill="uvicorn" in proc.args)
-        realtime._client = None
+        realtime.bus._client = None
         if redis_server:
             redis_server.stop()
         else:  # a shared Redis keeps nothing of this run: queues, the killed worker's countdown, markers

@@ -219,12 +219,12 @@ def test_a_role_change_the_database_keeps_refusing_for_a_lock_is_busy_not_a_500(
 def hub(settings, monkeypatch):
     """A fresh live hub on the in-process path (no Redis), a fake builder."""
     settings.REDIS_URL = ""
-    listeners = list(realtime._local_listeners)
+    listeners = list(realtime.changes._local_listeners)
     hub = realtime.Hub()
     hub.snapshot_builder = lambda tid: {"tournament": tid, "state": 0}
     monkeypatch.setattr(realtime, "hub", hub)
     yield hub
-    realtime._local_listeners[:] = listeners
+    realtime.changes._local_listeners[:] = listeners
 
 
 @pytest.fixture

@@ -143,7 +143,7 @@ def test_the_festival_reads_each_web_process_count_where_the_process_wrote_it(fc
             hashes[key].pop(field, None)
 
     settings.TDM_NAMESPACE = "tdm-festival-ab12"
-    monkeypatch.setattr(realtime, "redis_client", Hash)
+    monkeypatch.setattr(realtime.bus, "_client", Hash())
     for pid, count in ((4101, 37), (4102, 12)):
         realtime.report_streams(f"web:{pid}", count, every=15)
     monkeypatch.setattr(redis.Redis, "from_url", lambda *a, **kw: Hash())

@@ -133,7 +133,7 @@ def test_a_starting_worker_arms_again_the_countdown_a_killed_worker_took_along(r
 
     settings.REDIS_URL, settings.TDM_ARM_CLOCK_TASKS = "redis://127.0.0.1:1/0", True
     redis = MarkerRedis()
-    monkeypatch.setattr(realtime, "redis_client", lambda: redis)
+    monkeypatch.setattr(realtime.bus, "_client", redis)
     armed = []
     # The clock arms the task by its name; the name leads to this task.
     monkeypatch.setattr(tasks.clock_tick, "apply_async", lambda args, kwargs=None, countdown=None: armed.append((tuple(args), round(countdown))))
@@ -251,7 +251,7 @@ def test_what_a_display_holds_after_a_sequence_of_actions_equals_a_snapshot_buil
     from tdmanager import realtime
 
     settings.REDIS_URL = ""  # the hub's in-process path: it hears the services directly
-    listeners = list(realtime._local_listeners)
+    listeners = list(realtime.changes._local_listeners)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -301,7 +301,7 @@ def test_what_a_display_holds_after_a_sequence_of_actions_equals_a_snapshot_buil
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=10)
         loop.close()
-        realtime._local_listeners[:] = listeners
+        realtime.changes._local_listeners[:] = listeners
     assert held == fresh
     assert held["players_left"] == 11 and held["clock"]["status"] == "RUNNING"
 

@@ -23,9 +23,9 @@ TID = 7
 def local_hub(settings):
     """A fresh hub on the in-process path (no Redis); the process's listeners are restored after."""
     settings.REDIS_URL = ""
-    listeners = list(realtime._local_listeners)
+    listeners = list(realtime.changes._local_listeners)
     yield realtime.Hub()
-    realtime._local_listeners[:] = listeners
+    realtime.changes._local_listeners[:] = listeners
 
 
 class FakeDatabase:

@@ -16,7 +16,7 @@ TID = 11
 def hub(settings, monkeypatch):
     """A fresh hub on the in-process path (no Redis), a fake builder, a fast heartbeat."""
     settings.REDIS_URL = ""
-    listeners = list(realtime._local_listeners)
+    listeners = list(realtime.changes._local_listeners)
     hub = realtime.Hub()
     hub.heartbeat = 0.05
     state = {"n": 0}
@@ -24,7 +24,7 @@ def hub(settings, monkeypatch):
     hub.state = state
     monkeypatch.setattr(realtime, "hub", hub)
     yield hub
-    realtime._local_listeners[:] = listeners
+    realtime.changes._local_listeners[:] = listeners
 
 
 async def _chunks(response, count):

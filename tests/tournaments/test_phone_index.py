@@ -32,12 +32,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def hub(settings, monkeypatch):
     """A fresh hub, the tournaments app's builders handed to it; the process's listeners restored after."""
     settings.REDIS_URL = ""
-    listeners = list(realtime._local_listeners)
+    listeners = list(realtime.changes._local_listeners)
     fresh = realtime.Hub()
     fresh.snapshot_builder, fresh.phone_builder = realtime.hub.snapshot_builder, realtime.hub.phone_builder
     monkeypatch.setattr(realtime, "hub", fresh)
     yield fresh
-    realtime._local_listeners[:] = listeners
+    realtime.changes._local_listeners[:] = listeners
 
 
 async def in_thread(fn, *args):
@@ -696,13 +696,13 @@ def test_a_build_whose_running_level_has_ended_is_not_answered_from_memory():
     (a lobby screen asks for the state when its countdown reaches zero)."""
     fresh = realtime.Hub()
     running = {"clock": {"status": "RUNNING", "seconds_left": 0.05, "level_number": 2}}
-    text = realtime._built(lambda _tid: running, 7)
+    text = realtime.frames._built(lambda _tid: running, 7)
     fresh.latest[7], fresh._built_at[7], fresh._heard[7] = text, (0, fresh.clock()), 0
     fresh._listening.set()
     assert fresh._is_current(7)
     time.sleep(0.1)
     assert not fresh._is_current(7)
-    paused = realtime._built(lambda _tid: {"clock": {"status": "PAUSED", "seconds_left": 0.05}}, 7)
+    paused = realtime.frames._built(lambda _tid: {"clock": {"status": "PAUSED", "seconds_left": 0.05}}, 7)
     fresh.latest[7] = paused
     time.sleep(0.1)
     assert fresh._is_current(7)  # a paused clock's state holds until a change

@@ -478,7 +478,7 @@ def test_a_change_hands_the_notices_to_the_worker_once_on_the_publishers_thread(
             return 0
 
     fake, sent = FakeRedis(), []
-    monkeypatch.setattr(realtime, "redis_client", lambda: fake)
+    monkeypatch.setattr(realtime.bus, "_client", fake)
     monkeypatch.setattr(
         events, "signature", lambda name, args: SimpleNamespace(apply_async=lambda **kw: sent.append((name, args, threading.current_thread().name)))
     )

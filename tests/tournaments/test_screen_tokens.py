@@ -90,13 +90,13 @@ def test_revoking_ends_the_old_tokens_streams_once_committed(screen, director, m
 def hub(settings, monkeypatch):
     """A fresh hub on the in-process path (no Redis), a fake builder, a fast heartbeat."""
     settings.REDIS_URL = ""
-    listeners = list(realtime._local_listeners)
+    listeners = list(realtime.changes._local_listeners)
     hub = realtime.Hub()
     hub.heartbeat = 0.05
     hub.snapshot_builder = lambda tid: {"tournament": tid, "state": 0}
     monkeypatch.setattr(realtime, "hub", hub)
     yield hub
-    realtime._local_listeners[:] = listeners
+    realtime.changes._local_listeners[:] = listeners
 
 
 def test_an_open_stream_of_a_revoked_screen_ends(hub, screen):
