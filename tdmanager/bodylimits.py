@@ -19,7 +19,7 @@ import contextlib
 import threading
 from functools import lru_cache
 
-IMAGE_FILE = 5 * 1024 * 1024  # an image for the lobby screens (tournaments.services.layouts)
+IMAGE_FILE = 5 * 1024 * 1024  # an image for the lobby screens (tournaments.screens.services)
 LAYOUT_FILE = 8 * 1024 * 1024  # an exported layout, its images inside (base64 PNGs)
 SHEET_FILE = 10 * 1024 * 1024  # a sheet to import (tdmanager.sheets): 100,000 people are about 12 MB as CSV, 5 as XLSX
 MULTIPART_ROOM = 64 * 1024  # a form's own bytes around its file

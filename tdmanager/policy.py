@@ -12,7 +12,7 @@ until it gets a decision.
 
 What the display role sees is exactly what a lobby screen shows: tournaments, blinds and the
 clock, players left, prize pool and payouts; brackets and leaderboards through their public
-pages, which name players as every public page does (``tournaments.public_names``). Money
+pages, which name players as every public page does (``tournaments.people.names``). Money
 detail, entries, the event log, devices and personal data (the API's standings and formats,
 which name players in full) are staff-only.
 
@@ -77,8 +77,8 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "api-root": {"GET": STAFF},
     "api-token": {"POST": ANYONE},
     "api-tokens": {"GET": LOGGED_IN},  # the caller's devices; a director's ?everyone=true: every user's
-    "api-token-revoke": {"POST": LOGGED_IN},  # one's own device; a director: anyone's (tournaments.services.logins)
-    "api-staff": {"GET": D, "POST": D},  # the staff page's logins: add one (tournaments.services.staff)
+    "api-token-revoke": {"POST": LOGGED_IN},  # one's own device; a director: anyone's (tournaments.staff.logins)
+    "api-staff": {"GET": D, "POST": D},  # the staff page's logins: add one (tournaments.staff.services)
     "api-staff-login": {"GET": D},
     "api-staff-login-op": {"POST": D},  # a login's role, password, disabled or enabled
     "api-login-lockouts": {"GET": D},  # staff login lock-outs (tdmanager.security)

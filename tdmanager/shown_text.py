@@ -6,7 +6,7 @@ the reason of a change made public.
 Why refuse them: a right-to-left override (U+202E) or an isolate (U+2066–U+2069) makes a lobby
 screen, a phone or the room map read other than what is stored ("Sala 1" shown as "1 alaS", a
 table's zone hiding another's), and nobody who reads it can tell. The people's names drop them
-as they are kept (``tournaments.person_text.clean_text``); every other text shown is refused
+as they are kept (``tournaments.people.text.clean_text``); every other text shown is refused
 here, with the field named, so whoever typed it sees what was wrong. The one place the rule is
 said: the services of each of those writes call ``check``.
 """

@@ -11,8 +11,7 @@ from tdmanager.transactions import service
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
-from tournaments.models import Entry
-from tournaments.services import checks
+from tournaments.models import Entry, checks
 
 from ..models import JackpotFund, SideAward, SideContribution, SidePool, SideToken
 from ..selectors.common import side_pool_balance

@@ -34,7 +34,7 @@ def _name_starts(prefix: str, query: str) -> Q:
 
 
 def shown_name(first: str, last: str, nickname: str, style: str) -> str:
-    """A player's name as the house shows it in public (``tournaments.public_names``)."""
+    """A player's name as the house shows it in public (``tournaments.people.names``)."""
     return public_name(first, last, nickname, style)
 
 

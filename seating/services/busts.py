@@ -12,8 +12,7 @@ from tdmanager.roles import user_roles
 from tdmanager.transactions import service
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import judged
-from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent
-from tournaments.services import checks
+from tournaments.models import Clock, Entry, LedgerRow, Person, Tournament, TournamentEvent, checks
 
 from .. import engine, signals, sql
 from ..models import Bust, PendingMove, Seat

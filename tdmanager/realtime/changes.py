@@ -29,7 +29,7 @@ def add_local_listener(fn):
 
 #: Called on the publisher's thread with each tournament whose change notice went out (a burst's
 #: once): the tournaments app hands its players' notices to the worker there, so no request waits
-#: on Redis for them (``tournaments.services.events.tell_players_later``).
+#: on Redis for them (``tournaments.eventlog.services.tell_players_later``).
 _after_publish: list = []
 
 

@@ -1,5 +1,5 @@
-"""Lobby screens and chip sets change only through their services (tournaments.services.screens,
-tournaments.services.chipsets): the API, and the pages that use it or post their own forms,
+"""Lobby screens and chip sets change only through their services (tournaments.screens.services,
+tournaments.floor.chipsets): the API, and the pages that use it or post their own forms,
 write the same logged event, and a screen's change is announced to every tournament it shows."""
 
 import uuid

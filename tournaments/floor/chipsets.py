@@ -9,7 +9,7 @@ from tdmanager.transactions import service
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import ChipDenomination, ChipSet
-from tournaments.services.checks import clean
+from tournaments.models.checks import clean
 
 
 def _summary(chip_set: ChipSet, denominations: list[dict]) -> dict:

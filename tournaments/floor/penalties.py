@@ -159,7 +159,7 @@ def heads_up_penalty_readings(rounds: int) -> dict[str, int]:
 
     ``ROUNDS_OF_TWO_HANDS``: TDA arithmetic, 2 players x rounds. ``BLINDS_PAID``:
     001's «pagamento di 3 bui», one hand per round. The director chooses
-    (``tournaments.services.floor.issue_penalty``).
+    (``tournaments.floor.services.issue_penalty``).
     """
     return {
         ROUNDS_OF_TWO_HANDS: missed_round_hands(2, rounds),

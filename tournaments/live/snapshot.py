@@ -13,7 +13,7 @@ last mystery envelope drawn, never the field); the payout ladder is bounded by t
 equal prizes, ``MAX_PAYOUT_BANDS`` at most, ``payout_bands`` counting them all); the tables
 of a hand-for-hand hand (``h4h_tables``) are there only during one. The seats are not: the
 rotating seat lookup pages through ``/live/<pk>/seats/``, read again only when
-``seats_version`` changed (``tournaments.live_seats``).
+``seats_version`` changed (``tournaments.live.seats``).
 """
 
 from dataclasses import replace

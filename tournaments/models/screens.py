@@ -56,7 +56,7 @@ class DisplayScreen(models.Model):
 
 class ScreenLayout(models.Model):
     """A lobby screen's design, made with the layout editor or imported: data the
-    screen's script draws (``tournaments.layouts``), never markup."""
+    screen's script draws (``tournaments.screens.rules``), never markup."""
 
     name = models.CharField(_("name"), max_length=80, unique=True)
     portrait = models.BooleanField(_("portrait (9:16)"), default=False)

@@ -1,6 +1,6 @@
 """API of the control side (ROLE-01, ROLE-02, ROLE-05): the regulator's grants, the
 controller's witness signatures, the pre-start report's addenda and the rulings. Thin: each
-view validates the body and calls ``tournaments.services.oversight``."""
+view validates the body and calls ``tournaments.oversight.services``."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes

@@ -33,7 +33,7 @@ def _candidate(p: Person, by_document: bool) -> people_rules.Candidate:
 
 def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
     """People matching every word of ``query`` in name, nickname, phone or e-mail, the person
-    meant first (``tournaments.people_search``: exact, whole word, start, inside).
+    meant first (``tournaments.people.rules``: exact, whole word, start, inside).
 
     Two letters are enough; case and accents do not matter. A query that looks like a phone
     number also matches a phone's national number, so "333 12" finds "+39 333-1234" and "39"

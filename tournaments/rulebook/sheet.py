@@ -2,7 +2,7 @@
 
 TDA 11-C and 003 Art. 4.2.32 want the table a player is moved from decided by "a predetermined
 procedure", and RULES.md BAL-05 wants it shown to players before the event. The public rules
-page (``tournaments.public_info``) states it from the tournament's own house rules, so the page
+page (``tournaments.rulebook.views``) states it from the tournament's own house rules, so the page
 and the seating engine read the same settings: what the page says is what the floor does.
 """
 

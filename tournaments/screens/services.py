@@ -31,8 +31,8 @@ from tdmanager.transactions import service
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event, publish_on_commit
 from tournaments.models import DisplayScreen, ScreenImage, ScreenLayout
+from tournaments.models.checks import clean
 from tournaments.screens import rules as screen_rules
-from tournaments.services.checks import clean
 
 #: What a director sets on a screen (the token is the service's; ``rotate`` is a list of tournaments).
 FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds", "layouts", "speaker", "sounds")

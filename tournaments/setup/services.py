@@ -6,7 +6,7 @@ services with already-typed values, so the same input gets the same answer on bo
 - FMT-14: tables seat 2 to 11 players;
 - FMT-03: a freezeout has no re-entry, rebuy or add-on;
 - prices, fees and the guarantee are never negative (the model's validators, through ``clean``);
-- REG-03 / C15: the fee is computed from the buy-in (``tournaments.fees``): 10 % up to 3,000,
+- REG-03 / C15: the fee is computed from the buy-in (``tournaments.cashier.rules``): 10 % up to 3,000,
   6 % above, unless the house rule ``fee_override`` (a preset such as the daily events' flat
   20, or an amount) replaces it; an override needs a reason and is logged as one. A typed fee
   that is not the computed one is refused;
@@ -36,7 +36,7 @@ from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
 from tournaments.models import BlindStructure, StructureItem, Tournament, TournamentTemplate
-from tournaments.services.checks import clean, satellite_target_price_error
+from tournaments.models.checks import clean, satellite_target_price_error
 from tournaments.setup import changes
 
 #: FMT-14: «Il numero minimo di giocatori partecipanti non può essere inferiore a 10» (003 Art. 4).
@@ -220,7 +220,7 @@ def keep_typed_fee_as_override(t: Tournament, actor: Actor, reason: str) -> None
 @service
 def create_tournament(values: dict, *, actor: Actor, fee_preset: str | None = None, override_reason: str = "") -> Tournament:
     """A new planned tournament from typed ``values`` (the model's fields). The fee is computed
-    (REG-03); ``fee_preset`` (``tournaments.fees.PRESETS``) sets the house override."""
+    (REG-03); ``fee_preset`` (``tournaments.cashier.rules.PRESETS``) sets the house override."""
     values = dict(values)
     shown_text.check(values.get("name"), "name", _("Name"))  # a copy's and a template's too: they come here
     if values.get("rule_set") == "SANREMO_003" and values.get("min_players") is None:

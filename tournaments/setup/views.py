@@ -331,7 +331,7 @@ FORM_FIELD = {"deductions": "deductions_text", "settings": "bounty"}
 
 
 def tournament_edit(request, pk=None):
-    """The tournament form: the same setup services as the API (tournaments.services.setup)."""
+    """The tournament form: the same setup services as the API (tournaments.setup.services)."""
     instance = get_object_or_404(Tournament, pk=pk) if pk else None
     form = TournamentForm(request.POST if request.method == "POST" else None, instance=instance)  # an empty POST is bound too
     if request.method == "POST" and form.is_valid():

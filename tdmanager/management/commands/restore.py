@@ -68,7 +68,7 @@ class Command(BaseCommand):
                 self._receipts(answer)
 
     def _erasures(self, r: dict) -> None:
-        """The people erased since the backup, erased again (``tournaments.services.privacy``)."""
+        """The people erased since the backup, erased again (``tournaments.people.privacy``)."""
         if r["erased_again"]:
             self.stdout.write(
                 self.style.WARNING(
@@ -78,7 +78,7 @@ class Command(BaseCommand):
             )
 
     def _receipts(self, r: dict) -> None:
-        """What the restore did to the receipt counter (``tournaments.services.ledger``)."""
+        """What the restore did to the receipt counter (``tournaments.cashier.ledger``)."""
         self.stdout.write(
             f"Receipts: the backup's last is {r['restored_last']}, the receipt journal reserves up to "
             f"{r['journal']}"

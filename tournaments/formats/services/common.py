@@ -13,8 +13,7 @@ from tournaments.clock import services as clock_services
 from tournaments.clock.selectors import get_clock
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_event
-from tournaments.models import ChipAdjustment, Entry, Tournament
-from tournaments.services import checks
+from tournaments.models import ChipAdjustment, Entry, Tournament, checks
 from tournaments.setup import services as setup
 
 from .. import engine

@@ -21,8 +21,7 @@ from tournaments import draws
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
-from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament
-from tournaments.services import checks
+from tournaments.models import ChipAdjustment, ChipCount, Entry, Tournament, checks
 from tournaments.setup import lifecycle
 from tournaments.setup import services as setup
 

@@ -22,8 +22,7 @@ from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
-from tournaments.models import Entry, Person, Tournament
-from tournaments.services import checks
+from tournaments.models import Entry, Person, Tournament, checks
 
 from .. import engine
 from ..models import Series, SeriesAward, SeriesCycle, SeriesPastResult, SeriesResult, SeriesTournament

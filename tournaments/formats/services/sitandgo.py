@@ -12,8 +12,7 @@ from tdmanager.transactions import service
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
-from tournaments.models import Entry, Tournament
-from tournaments.services import checks
+from tournaments.models import Entry, Tournament, checks
 from tournaments.setup import lifecycle
 from tournaments.setup import services as setup
 

@@ -22,8 +22,7 @@ from tournaments.cashier.services import Sale
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.house import HouseRules
-from tournaments.models import Entry, Person, Tournament
-from tournaments.services import checks
+from tournaments.models import Entry, Person, Tournament, checks
 
 from ..models import EntryStackChoice, StackOption
 from .common import FormatError

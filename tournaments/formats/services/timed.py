@@ -22,8 +22,7 @@ from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.floor.selectors import chips_in_play
-from tournaments.models import ChipCount, Entry, Tournament
-from tournaments.services import checks
+from tournaments.models import ChipCount, Entry, Tournament, checks
 from tournaments.setup import lifecycle
 
 from .. import engine

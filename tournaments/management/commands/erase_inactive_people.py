@@ -1,7 +1,7 @@
 """GDPR storage limitation: erase the people with no activity for TDM_PERSON_RETENTION_DAYS.
 
 Beat runs the same daily (``tournaments.tasks.erase_inactive_people``). Each person is erased as
-the director's erasure does it (``tournaments.services.privacy.erase_person``): a pseudonym, the
+the director's erasure does it (``tournaments.people.privacy.erase_person``): a pseudonym, the
 money trail kept, one event-log row by the system with the reason; one with money still open is
 kept and listed.
 """
