@@ -224,7 +224,7 @@ class Application:
         read (the connection closed). A file refused costs the process nothing but its head."""
         try:
             with bodylimits.file_turn():
-                scope[bodylimits.TURN_HELD] = True  # the view's own turn (``reading_images``) is this one
+                scope[bodylimits.TURN_HELD] = True  # the view's own turn (``uploads.reading``) is this one
                 return await self.run_sync(scope, receive, send, pool, limit)
         except bodylimits.Busy:
             status, headers, content = busy_reading_file(scope["path"], client_language(scope), kind)

@@ -14,7 +14,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tdmanager import sheets
+from tdmanager import bodylimits, sheets, uploads
 from tdmanager.api import query_choice
 from tdmanager.errors import ValidationFailed
 from tdmanager.fields import TextField
@@ -70,7 +70,7 @@ class ImportPreviewView(APIView):
 
     @extend_schema(request=SheetImportSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, kind):
-        with imports.reading_sheet(request):  # before the body is read: it is most of the cost
+        with uploads.reading(request, bodylimits.SHEET):  # before the body is read: it is most of the cost
             d, data, name = _read(request, kind)
             p = imports.preview(kind, data, name, mapping=_json_field(d, "mapping", list), options=_json_field(d, "options", dict))
             return Response(imports.preview_data(p))
@@ -87,7 +87,7 @@ class ImportView(APIView):
 
     @extend_schema(request=SheetImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, kind):
-        with imports.reading_sheet(request):
+        with uploads.reading(request, bodylimits.SHEET):
             d, data, name = _read(request, kind)
             p = imports.run_import(
                 kind,

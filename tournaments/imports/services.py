@@ -7,7 +7,6 @@ that lock, refuses the whole file when a row is refused (unless told to leave th
 out), writes the rest in the same transaction and logs one event with the counts.
 """
 
-import contextlib
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -16,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tdmanager import bodylimits, compiled, errorpages, sheets
+from tdmanager import compiled, sheets
 from tdmanager.errors import DomainError, ValidationFailed
 from tdmanager.sheets import SheetError
 from tdmanager.transactions import service
@@ -180,19 +179,6 @@ def import_kept(upload: ImportFile, *, actor: Actor, skip_refused=False, accept_
     upload.imported_at, upload.data, upload.result = timezone.now(), b"", p.counts()
     upload.save(update_fields=["imported_at", "data", "result"])
     return p
-
-
-@contextlib.contextmanager
-def reading_sheet(request):
-    """Held while ``request`` reads a sheet, from before its body is read to its preview, and
-    while a kept sheet is read again (its preview page, its refused rows, its import): one file
-    at a time in a process (``bodylimits.file_turn``, as the layouts' images), another refused
-    503 ``busy`` at once."""
-    try:
-        with bodylimits.file_turn(held=request.META.get(bodylimits.TURN_HELD, False)):
-            yield
-    except bodylimits.Busy:
-        raise DomainError("busy", errorpages.busy_detail(bodylimits.SHEET), field="file", status=503) from None
 
 
 def preview_data(p: importing.Preview, *, rows: int = 1000) -> dict:

@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from tdmanager import errorpages, sheets
+from tdmanager import bodylimits, errorpages, sheets, uploads
 from tdmanager.errors import DomainError
 from tournaments.eventlog.services import Actor
 
@@ -47,7 +47,7 @@ def upload_page(request, kind):
         upload = request.FILES.get("file")
         options = {name: request.POST.get(name, "").strip() for name in importer.options if request.POST.get(name, "").strip()}
         try:
-            with imports.reading_sheet(request):
+            with uploads.reading(request, bodylimits.SHEET):
                 if upload is None:
                     raise DomainError("file_required", _("Choose a file to import."), status=400)
                 if upload.size > sheets.MAX_FILE:
@@ -76,7 +76,7 @@ def preview_page(request, kind, pk):
     if kept.imported_at is not None:
         return render(request, "import_done.html", {"kind": kind, "title": _(importer.title), "kept": kept, "counts": _counted(kept.result)})
     try:
-        with imports.reading_sheet(request):  # each look reads the kept file anew: one at a time, as an upload
+        with uploads.reading(request, bodylimits.SHEET):  # each look reads the kept file anew: one at a time, as an upload
             try:
                 p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=kept.mapping or None, options=kept.options)
             except DomainError as exc:
@@ -139,7 +139,7 @@ def _confirm(request, kind, kept):
         imports.set_mapping(kept, mapping)
         return redirect("imports-preview", kind=kind, pk=kept.pk)
     try:
-        with imports.reading_sheet(request):
+        with uploads.reading(request, bodylimits.SHEET):
             p = imports.import_kept(
                 kept,
                 actor=Actor.from_request(request),
@@ -169,7 +169,7 @@ def refused_rows(request, kind, pk, fmt):
         raise Http404
     kept = _kept(request, kind, pk)
     try:
-        with imports.reading_sheet(request):
+        with uploads.reading(request, bodylimits.SHEET):
             p = imports.preview(kind, bytes(kept.data), kept.filename, mapping=kept.mapping or None, options=kept.options)
             return _file(importing.refused_sheet(p, fmt), f"{kind}-refused.{fmt}", fmt)
     except DomainError as exc:

@@ -11,6 +11,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tdmanager import bodylimits, uploads
 from tdmanager.errors import DomainError
 from tdmanager.fields import TextField
 from tdmanager.roles import HasRole
@@ -103,7 +104,7 @@ class ScreenLayoutImportView(APIView):
 
     @extend_schema(request=LayoutImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        with screen_services.reading_images(request):  # before the body is read: it is most of the cost
+        with uploads.reading(request, bodylimits.IMAGE):  # before the body is read: it is most of the cost
             d = validated_body(LayoutImportSerializer, request)
             layout = screen_services.import_layout(d["file"], name=d.get("name"), actor=Actor.from_request(request))
         return Response(_layout(layout), status=201)
@@ -126,7 +127,7 @@ class ScreenImagesView(APIView):
         responses={201: OpenApiTypes.OBJECT},
     )
     def post(self, request):
-        with screen_services.reading_images(request):  # before the body is read: it is most of the cost
+        with uploads.reading(request, bodylimits.IMAGE):  # before the body is read: it is most of the cost
             upload = request.FILES.get("image")
             if upload is None:
                 raise DomainError("invalid", _("Choose an image file."), status=400, field="image")

@@ -14,7 +14,6 @@ service; a changed layout reaches its screens within half a minute (each page as
 configuration, layouts included, ``live.display``)."""
 
 import base64
-import contextlib
 import hashlib
 import io
 import secrets
@@ -169,20 +168,6 @@ MAX_SIDE = 1920  # stored at most this wide or high: a TV shows nothing finer
 #: nobody else
 DECODES, DECODE_WAIT = 1, 10.0
 _decoding = threading.BoundedSemaphore(DECODES)
-
-
-@contextlib.contextmanager
-def reading_images(request):
-    """Held while ``request`` reads an image upload or a layout file, from before its body is
-    read to the end of its decodes: one at a time in a process (``bodylimits.file_turn``; the web
-    app took the turn already for a request it served), another refused 503 ``busy`` at once.
-    The body, the parsed file and the decoded picture are what costs memory; the one refused holds
-    no staff thread."""
-    try:
-        with bodylimits.file_turn(held=request.META.get(bodylimits.TURN_HELD, False)):
-            yield
-    except bodylimits.Busy:
-        raise DomainError("busy", _("Other images are being read at this moment: try again in a moment."), field="image", status=503) from None
 
 
 def _name(value) -> str:

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdmanager import bodylimits, jsonbody
+from tdmanager import bodylimits, jsonbody, uploads
 from tdmanager.api import object_id
 from tdmanager.errors import DomainError
 from tdmanager.security import no_store
@@ -41,7 +41,7 @@ def _perform(request) -> str | ScreenLayout:
         return _("Layout deleted.")
     if op in ("import", "image"):
         # the form's files are on disk by now (Django's upload handlers); reading one is the cost
-        with screen_services.reading_images(request):
+        with uploads.reading(request, bodylimits.IMAGE):
             return _read_file(request, op, actor)
     raise DomainError("unknown_action", _("Unknown action."), status=404)
 

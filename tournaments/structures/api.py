@@ -11,11 +11,11 @@ from rest_framework.decorators import action
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
+from tdmanager import bodylimits, uploads
 from tdmanager.api import body_object, query_choice
 from tdmanager.errors import DomainError
 from tdmanager.roles import HasRole
 from tournaments.eventlog.services import Actor
-from tournaments.imports import services as import_services
 from tournaments.models import BlindStructure
 from tournaments.structures import services as structures
 from tournaments.structures.serializers import BlindStructureSerializer
@@ -77,7 +77,7 @@ class StructureViewSet(viewsets.ModelViewSet):
             raise DomainError("file_required", _("Attach a JSON or CSV file."), status=400)
         fmt = "csv" if upload.name.lower().endswith(".csv") else "json"
         # A CSV is read as every sheet is, in the process's one turn for a sheet (503 busy otherwise)
-        with import_services.reading_sheet(request) if fmt == "csv" else contextlib.nullcontext():
+        with uploads.reading(request, bodylimits.SHEET) if fmt == "csv" else contextlib.nullcontext():
             data = structures.parse_import(upload.read(), fmt)
         name = body_object(request).get("name") or data.get("name") or upload.name.rsplit(".", 1)[0]
         st = structures.save_structure(name=name, description=data.get("description", ""), items=data["items"], actor=Actor.from_request(request))
