@@ -324,6 +324,16 @@ def test_a_player_who_shares_an_e_mail_with_another_stored_person_is_refused_wit
     assert row.reason == "Luca Neri looks like Lucia Neri (same e-mail), and the row does not show they are one person: check it."
 
 
+def test_a_player_is_found_by_the_desks_duplicate_rule_names_in_any_script_by_their_letters(league, actor, make_person):
+    """The league's rows ask the rule the desk and the people import ask (``people.rules.alike``):
+    a player named in Cyrillic is not whoever else is, and his name again is him."""
+    ivan = make_person("Иван", "Петров")
+    sheet = "Data;Torneo;Cognome;Nome;Posizione;Punti\r\n12/09/2026;Tappa 1;Сидоров;Олег;1;25\r\n12/09/2026;Tappa 1;ПЕТРОВ;иван;2;15\r\n"
+    run(sheet.encode(), league, actor)
+    oleg = Person.objects.get(last_name="Сидоров")
+    assert {r.person_id: r.points for r in SeriesPastResult.objects.all()} == {oleg.pk: Decimal(25), ivan.pk: Decimal(15)}
+
+
 def test_a_players_data_export_holds_his_imported_league_results(league, actor):
     from tournaments.people.privacy import person_data  # the GDPR access export
 

@@ -125,6 +125,15 @@ def test_the_same_name_with_the_same_birth_date_phone_or_email_is_the_person_upd
     assert p.rows[0].status == "updated" and p.rows[0].target.pk == anna.pk and p.rows[0].changes == {"phone": ("", "+39 340 1")}
 
 
+def test_rows_are_matched_by_the_desks_duplicate_rule_names_in_any_script_by_their_letters(actor, make_person):
+    """The import asks the rule the desk's warning asks (``people.rules.alike``): a name is its
+    letters in any script, so a Cyrillic name is not every other one; the same name again, with
+    nothing new, is the person already in."""
+    ivan = make_person("Иван", "Петров")
+    p = import_services.preview("people", italian_csv("Сидоров;Олег;;;;;;;;;", "ПЕТРОВ;иван;;;;;;;;;", encoding="utf-8"), "a.csv")
+    assert [r.status for r in p.rows] == ["created", "unchanged"] and p.rows[1].target.pk == ivan.pk
+
+
 def test_two_rows_of_one_file_that_are_one_person_bring_in_one(actor):
     p = import_services.preview("people", italian_csv("Rossi;Anna;;;a@b.it;;;;;;", "Rossi;Anna;;;a@b.it;;;;;;"), "a.csv")
     assert [r.status for r in p.rows] == ["created", "duplicate"] and "row 2" in p.rows[1].matches[0][2]

@@ -179,7 +179,7 @@ def test_a_duplicate_phone_is_the_same_national_number_however_written(make_pers
     """The desk's duplicate check matches a phone by its national number ("0039 333 1234567" is
     "+39 333-1234567"); a number of a few digits is no phone to match: it is in many people's
     texts (a nickname, an e-mail), and a new person was refused as the duplicate of them."""
-    from tournaments.people.services import possible_duplicates
+    from tournaments.people.selectors import possible_duplicates
 
     mario = make_person("Mario", "Rossi", phone="+39 333-1234567")
     make_person("Sara", "Neri", nickname="sar1")

@@ -7,10 +7,10 @@ the points the league gave him). It is kept as a ``SeriesPastResult`` of the lea
 here and stay out of the money reports. The standings count them beside the results of the
 events played here (``selectors.season_points``), best-of and the tie-break alike.
 
-The player is matched to a stored person as the people import matches
-(``imports.people.stored_person``); a player nobody stored is created (once, however many rows
-name him); a row whose player could be several people is refused, saying how to tell them
-apart. A result is the same when the league, the date, the event's name and the person are:
+The player is matched to a stored person by the duplicate rule the desk and the people import
+follow (``people.rules.alike``, through ``imports.people.stored_person``); a player nobody stored
+is created (once, however many rows name him); a row whose player could be several people, or
+looks like someone he is not shown to be, is refused, saying how to tell them apart. A result is the same when the league, the date, the event's name and the person are:
 unchanged when its place, prize and points are too, updated otherwise. A row of an event played
 here in the league (the same date and name; the export writes those too) is unchanged when it
 names one of its players (it is in already, from the event's own entries) and refused otherwise.
@@ -38,6 +38,7 @@ from tournaments.imports import rules as import_rules
 from tournaments.imports.people import people_index, stored_person
 from tournaments.imports.rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 from tournaments.models import Entry, Person
+from tournaments.people.rules import name_key
 from tournaments.people.text import clean_text
 
 from .models import Series, SeriesPastResult, SeriesResult
@@ -140,7 +141,7 @@ class LeagueImporter(import_rules.Importer):
         for start, name, person, first, last in SeriesResult.objects.filter(series=series).values_list(
             "tournament__start_at", "tournament__name", "person_id", "person__first_name", "person__last_name"
         ):
-            played.setdefault((timezone.localtime(start).date(), _fold(name)), {}).setdefault((_fold(first), _fold(last)), []).append(person)
+            played.setdefault((timezone.localtime(start).date(), _fold(name)), {}).setdefault(name_key(first, last), []).append(person)
         seen: dict = {}
         for row in rows:
             if row.status == REFUSED:
@@ -148,7 +149,7 @@ class LeagueImporter(import_rules.Importer):
             v = row.values
             here = played.get((v["date"], _fold(v["event"])))
             if here is not None:
-                if here.get((_fold(v["first_name"]), _fold(v["last_name"]))):
+                if here.get(name_key(v["first_name"], v["last_name"])):  # the name as the duplicate rule compares it
                     row.status = UNCHANGED  # an event played here, as the export writes it: in already
                 else:
                     row.status = REFUSED

@@ -1,17 +1,19 @@
 """Imports: the people of a room's former records, in and out (the "people" kind of ``imports.rules``).
 
-A row is the same person as one stored when it names the same first and last name (no case, no
-accents) with the same identity document, date of birth, e-mail or phone, and no other document
-or date of birth: that
-person is updated with the cells that differ (an empty cell changes nothing), or unchanged. A
-row that shares a document, an e-mail, a phone, or a name with someone it is not shown to be
-is a possible duplicate, as the desk's check would say (``services.people.possible_duplicates``
-matches the same keys): it is left out unless the director imports it as a new person. The
-rows of one file are compared with the rows above them by the same keys: a row that looks like
-one above is a possible duplicate of that row (a family's one phone: imported, a second person);
-a row that is the person of a row above (the same name and key, or the same name again with
-nothing new) is a possible duplicate that, imported, adds what it brings to that row's person:
-a room's export that lists someone twice makes one person.
+A row is matched with the stored people by the duplicate rule the desk's warning follows too
+(``people.rules.alike``: names without case, accents, spaces or apostrophes, documents without
+case or spaces, phones by their national number). A row that is a stored person (the same first
+and last name with the same document, date of birth, e-mail or phone, and no other document or
+date of birth) updates him with the cells that differ (an empty cell changes nothing), or leaves
+him unchanged; so does a row that the name alone names (one person of that name, nobody else
+alike, nothing against him) when it brings nothing new: a name is not enough to correct anyone's
+data. A row that shares a document, an e-mail, a phone, or a name with someone it is not shown
+to be is a possible duplicate, as the desk would warn: it is left out unless the director
+imports it as a new person. The rows of one file are compared with the rows above them by the
+same rule: a row that looks like one above is a possible duplicate of that row (a family's one
+phone: imported, a second person); a row that is the person of a row above (the same name and
+key, or the same name again with nothing new) is a possible duplicate that, imported, adds what
+it brings to that row's person: a room's export that lists someone twice makes one person.
 
 Bans come in as bans (with their reason; an import never lifts one: that is a director's act
 on the person's page), the privacy consent as its date, a cell that starts a formula as the
@@ -33,6 +35,7 @@ from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_events
 from tournaments.people import rules as people_rules
 from tournaments.people.privacy import is_erased
+from tournaments.people.selectors import PeopleIndex
 from tournaments.people.text import clean_text
 
 from ..models import Person
@@ -117,41 +120,47 @@ class PeopleImporter(importing.Importer):
     # -- comparing with what is stored ------------------------------------------------------
 
     def plan(self, rows, options):
-        index = _Index(Person.objects.all())
+        index = PeopleIndex()
         # the rows above that may become people (new, or a possible duplicate the director may
         # import): a row is compared with them as with the stored people
-        above = _Index([])
+        above, pending = PeopleIndex([]), {}
         for row in rows:
             if row.status == REFUSED:
                 continue
             v = row.values
-            same_by, looks = index.match(v, keys=True)
-            same = [p for p, _by in same_by]
+            matches = index.alike(v)
+            same = [m.person for m in matches if m.same]
+            looks = [m for m in matches if not m.same]
+            by_name = people_rules.by_name_alone(matches)
             twins = _twins(above, v)
             if twins:
                 row.status = DUPLICATE
                 first, _by, one = twins[0]
                 if one:  # the same person as a row above: imported, its cells go to that row's person
                     row.same_as = first.row.same_as or first.row
-                    row.changes = _changes(above.pending[row.same_as.line], v)
+                    row.changes = _changes(pending[row.same_as.line], v)
                 row.matches = [
                     *((None, p.display_name, _("row %(n)s of this file, %(what)s") % {"n": p.line, "what": _shared(by)}, p.line) for p, by, _one in twins),
-                    *((p.pk, p.display_name, _shared(by), None) for p, by in [*same_by, *looks]),
+                    *((m.person.pk, m.person.display_name, _shared(m.by), None) for m in matches),
                 ][:5]
             elif len(same) == 1:
                 person = same[0]
                 row.target = person
                 row.changes = _changes(person, v)
                 row.status = UPDATED if row.changes else UNCHANGED
-            elif not same and _only_by_name(looks) and not _changes(looks[0][0], v) and not _contradicts(looks[0][0], v):
-                row.target, row.status = looks[0][0], UNCHANGED  # the same name and nothing new: the one already in
-            elif same or looks:
+            elif by_name is not None and not _changes(by_name, v):
+                row.target, row.status = by_name, UNCHANGED  # the same name and nothing new: the one already in
+            elif matches:
                 row.status = DUPLICATE
-                row.matches = [(p.pk, p.display_name, _shared(by), None) for p, by in (looks or [(p, "several") for p in same])][:5]
+                row.matches = [(m.person.pk, m.person.display_name, _shared(m.by), None) for m in looks] or [
+                    (p.pk, p.display_name, _shared("several"), None) for p in same
+                ]
+                row.matches = row.matches[:5]
             else:
                 row.status = CREATED
             if row.status in (CREATED, DUPLICATE):  # a later row that is this one is a duplicate of it
-                above.add(_Pending(row))
+                pending[row.line] = p = _Pending(row)
+                above.add(p)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -273,67 +282,17 @@ class _Pending:
 _NEW = {"birth_date": None, "privacy_consent": None, "banned": False, "hide_from_lookup": False} | dict.fromkeys(TEXT_FIELDS, "")
 
 
-def _twins(above: _Index, v: dict) -> list:
+def _twins(above: PeopleIndex, v: dict) -> list:
     """The rows above that this row is, or looks like: (the row, what they share, whether it is
     that row's person), the one it is first. The same person by the stored people's rule: the
-    same name and key, or the same name and nothing new or contradicting."""
-    same, looks = above.match(v, keys=True)
-    if not same and _only_by_name(looks) and not _changes(looks[0][0], v) and not _contradicts(looks[0][0], v):
-        same, looks = [(looks[0][0], "name")], []
-    return [(p, by, True) for p, by in sorted(same, key=lambda s: s[0].line)] + [(p, by, False) for p, by in sorted(looks, key=lambda s: s[0].line)]
-
-
-class _Index:
-    """People by each key the duplicate check compares, in memory: one read for the whole file."""
-
-    def __init__(self, people):
-        self.by_doc, self.by_email, self.by_phone, self.by_name = {}, {}, {}, {}
-        self.pending = {}  # a file's rows by their line (``_Pending``)
-        for p in people:
-            self.add(p)
-
-    def add(self, p):
-        if isinstance(p, _Pending):
-            self.pending[p.line] = p
-        if p.document_id:
-            self.by_doc.setdefault(people_rules.document_key(p.document_id), []).append(p)
-        if p.email:
-            self.by_email.setdefault(p.email.strip().lower(), []).append(p)
-        number = people_rules.national(p.phone or "")
-        if len(number) >= people_rules.MIN_LOCAL_PHONE:
-            self.by_phone.setdefault(number, []).append(p)
-        if p.last_name:
-            self.by_name.setdefault((_key(p.first_name), _key(p.last_name)), []).append(p)
-
-    def match(self, v: dict, *, keys: bool = False):
-        """(the people this row is, the look-alikes it is not shown to be with what they share);
-        ``keys``: each person this row is with the key they share besides the name."""
-        doc = people_rules.document_key(v.get("document_id", "")) if v.get("document_id") else ""
-        email = (v.get("email") or "").strip().lower()
-        number = people_rules.national(v.get("phone") or "")
-        number = number if len(number) >= people_rules.MIN_LOCAL_PHONE else ""
-        name = (_key(v.get("first_name", "")), _key(v.get("last_name", "")))
-        same = {}
-        for p in self.by_name.get(name, ()):
-            if doc and p.document_id and people_rules.document_key(p.document_id) == doc:
-                shared = "name_document"
-            elif v.get("birth_date") and p.birth_date == v["birth_date"]:
-                shared = "name_birth_date"
-            elif email and (p.email or "").lower() == email:
-                shared = "name_email"
-            elif number and people_rules.national(p.phone or "") == number:
-                shared = "name_phone"
-            else:
-                shared = ""
-            if shared and not _contradicts(p, v):  # two documents or two birth dates: two people of one name
-                same[id(p)] = (p, shared) if keys else p
-        looks = {}
-        for key, table, by in ((doc, self.by_doc, "document"), (email, self.by_email, "email"), (number, self.by_phone, "phone"), (name, self.by_name, "name")):
-            if key:
-                for p in table.get(key, ()):
-                    if id(p) not in same:
-                        looks.setdefault(id(p), (p, by))
-        return list(same.values()), list(looks.values())
+    same name and key, or the name alone and nothing new."""
+    matches = above.alike(v)
+    one = people_rules.by_name_alone(matches)
+    if one is not None and not _changes(one, v):
+        return [(one, "name", True)]
+    same = sorted((m for m in matches if m.same), key=lambda m: m.person.line)
+    looks = sorted((m for m in matches if not m.same), key=lambda m: m.person.line)
+    return [(m.person, m.by, True) for m in same] + [(m.person, m.by, False) for m in looks]
 
 
 def _shared(by: str) -> str:
@@ -351,54 +310,38 @@ def _shared(by: str) -> str:
     }[by]
 
 
-def _only_by_name(looks) -> bool:
-    return len(looks) == 1 and looks[0][1] == "name"
-
-
-def _contradicts(person: Person, v: dict) -> bool:
-    """A key the row gives that the stored person holds otherwise: two people of one name."""
-    if v.get("birth_date") and person.birth_date and v["birth_date"] != person.birth_date:
-        return True
-    if v.get("document_id") and person.document_id and people_rules.document_key(v["document_id"]) != people_rules.document_key(person.document_id):
-        return True
-    return False
-
-
 PEOPLE = importing.register(PeopleImporter())
 
 
 # -- the person a row of another kind names (a league's results) ------------------------------
 
 
-def people_index(people=None) -> _Index:
-    """People by each key the people import matches on: the stored ones (read once for a whole
+def people_index(people=None) -> PeopleIndex:
+    """People by each key the duplicate rule compares: the stored ones (read once for a whole
     file), or ``people`` (an empty list: the new people a file brings, ``add``-ed as it names them)."""
-    return _Index(Person.objects.all() if people is None else people)
+    return PeopleIndex(people)
 
 
-def stored_person(index: _Index, values: dict) -> Person | None:
-    """The stored person a row names, matched as the people import matches (the same document,
-    or the same name with the same date of birth, e-mail or phone; the name alone when exactly
-    one person bears it and the row says nothing against him); None when nobody is that person.
+def stored_person(index: PeopleIndex, values: dict) -> Person | None:
+    """The stored person a row names, by the duplicate rule (``people.rules.alike``: the same
+    name with the same document, date of birth, e-mail or phone; the name alone when exactly one
+    person bears it and nothing of his says otherwise); None when nobody is that person.
     ``Refused`` when the row could be more than one person, or looks like someone it is not
-    shown to be (a shared e-mail or phone under another name): the row then names the person
-    better (a document, an e-mail or a phone)."""
-    same, looks = index.match(values)
+    shown to be (a shared document, e-mail or phone under another name): the row then names the
+    person better (a document, an e-mail or a phone)."""
+    matches = index.alike(values)
+    same = [m.person for m in matches if m.same]
     if len(same) == 1:
         return same[0]
     name = f"{values.get('first_name', '')} {values.get('last_name', '')}".strip()
     if len(same) > 1:
         raise Refused(_("%(name)s could be any of several stored people: add a document, e-mail or phone column to tell which.") % {"name": name})
-    by_name = [p for p, by in looks if by == "name"]
-    others = [(p, by) for p, by in looks if by != "name"]
+    others = [m for m in matches if m.by != "name"]
     if others:
-        p, by = others[0]
         raise Refused(
             _("%(name)s looks like %(other)s (%(what)s), and the row does not show they are one person: check it.")
-            % {"name": name, "other": p.display_name, "what": _shared(by)}
+            % {"name": name, "other": others[0].person.display_name, "what": _shared(others[0].by)}
         )
-    if len(by_name) > 1:
+    if len(matches) > 1:
         raise Refused(_("Several stored people are named %(name)s: add a document, e-mail or phone column to tell which.") % {"name": name})
-    if by_name and not _contradicts(by_name[0], values):
-        return by_name[0]
-    return None
+    return people_rules.by_name_alone(matches)

@@ -1,6 +1,6 @@
-"""Who the desk means: the order of a people search (pure: no Django).
+"""People's rules: who the desk means when it searches, and who is the same person (pure: no Django).
 
-The cashier types a few characters and takes the first line with Enter, so the first line
+**The search.** The cashier types a few characters and takes the first line with Enter, so the first line
 must be the person meant:
 
 1. an exact match of the whole query — document, nickname, full name (either order), e-mail
@@ -21,13 +21,34 @@ A document number matches only whole (``document_key``: no case, no spaces), nev
 lists show it masked with its last characters and its length, so a search matching a part
 would tell the rest one guessed character at a time. The caller leaves ``document_id`` empty
 for a reader who may not find a person by it (``services.people.search_people``).
+
+**The same person** (``alike``), one rule for every door a person comes in by: the desk's
+warning when a new person is added, the people import and the league's results import, and any
+import to come. Names are compared without case, accents, spaces, apostrophes, hyphens or dots
+("D'Àngelo" is "Dangelo"), documents without case or spaces, e-mails without case, phones by
+their national number (six digits at least: fewer are in many people's texts).
+
+- A person is **the same** as the one named when the first and last names are the same and so
+  is a document, the date of birth, the e-mail or the phone, and nothing says otherwise: another
+  document, or another date of birth, makes two people of one name.
+- A person **looks like** the one named when they share a document, an e-mail, a phone or the
+  name, and are not shown to be the same: a possible duplicate, which the desk warns of and an
+  import leaves to the director (or refuses, where nobody is there to decide).
+- **The name alone** names a person when he is the only one who looks like the one named, by the
+  name and nothing else, and nothing says otherwise (``by_name_alone``).
+
+A document without the name is a look-alike, not the same person: a number mistyped at the desk
+or in a sheet must not put one player's results on another.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 EXACT, WORD, START, INSIDE, PHONE, NONE = 0, 1, 2, 3, 4, 5
 PHONE_LIKE = re.compile(r"^\+?[\d\s().\-/]+$")
@@ -170,3 +191,126 @@ def rank(query: str, candidates) -> list[Candidate]:
     """The candidates that match ``query``, best first (see the module's docstring)."""
     keyed = [(sort_key(query, c), c) for c in candidates]
     return [c for key, c in sorted(keyed, key=lambda kc: kc[0]) if key[0] != NONE]
+
+
+# -- the same person -------------------------------------------------------------------------
+
+#: What a name is compared without, beside case and accents: spaces and the marks written between
+#: its parts, so "De Luca" is "DeLuca", "D'Angelo" (any apostrophe) "Dangelo", "Rossi-Bianchi"
+#: "Rossi Bianchi". Other signs, and the letters of every script, stay.
+NAME_SEPARATORS = " '’‘`ʼ-‐‑–—."
+_NO_SEPARATORS = str.maketrans("", "", NAME_SEPARATORS)
+
+#: What a person shares with the one named, the strongest first: the same person by ...
+SAME_BY = ("name_document", "name_birth_date", "name_email", "name_phone")
+#: ... or a look-alike by.
+LOOKS_BY = ("document", "email", "phone", "name")
+
+
+def name_part_key(text: str) -> str:
+    """A first or last name as the rule compares it: "  D'Àngelo " → "dangelo"."""
+    return fold(text).translate(_NO_SEPARATORS)
+
+
+def name_key(first: str, last: str) -> tuple[str, str]:
+    """A person's first and last name as the rule compares them."""
+    return name_part_key(first), name_part_key(last)
+
+
+def email_key(value: str) -> str:
+    return (value or "").strip().lower()
+
+
+def phone_key(value: str) -> str:
+    """A phone's national number, or nothing when it has fewer than ``MIN_LOCAL_PHONE`` digits."""
+    number = national(value or "")
+    return number if len(number) >= MIN_LOCAL_PHONE else ""
+
+
+@dataclass(frozen=True)
+class Keys:
+    """What the rule reads of a person, or of a row or form that names one: each key as compared."""
+
+    name: tuple[str, str] = ("", "")
+    document: str = ""
+    birth_date: dt.date | None = None
+    email: str = ""
+    phone: str = ""
+
+    @classmethod
+    def of(cls, source: Mapping | Any) -> Keys:
+        """The keys of a mapping (a row's values, a form) or of anything with a person's fields."""
+        get = source.get if isinstance(source, Mapping) else lambda name: getattr(source, name, None)
+        return cls(
+            name=name_key(get("first_name") or "", get("last_name") or ""),
+            document=document_key(get("document_id") or ""),
+            birth_date=get("birth_date") or None,
+            email=email_key(get("email") or ""),
+            phone=phone_key(get("phone") or ""),
+        )
+
+
+P = TypeVar("P")
+
+
+@dataclass(frozen=True)
+class Match(Generic[P]):
+    """A person the one named is (``same``) or looks like, by what they share (``SAME_BY``,
+    ``LOOKS_BY``); ``against``: a document or a date of birth of his says he is somebody else."""
+
+    person: P
+    by: str
+    same: bool
+    against: bool = False
+
+
+def contradicts(named: Keys, person: Keys) -> bool:
+    """Another document or another date of birth: two people, whatever else they share."""
+    if named.birth_date and person.birth_date and named.birth_date != person.birth_date:
+        return True
+    return bool(named.document and person.document and named.document != person.document)
+
+
+def likeness(named: Keys, person: Keys) -> tuple[bool, str, bool] | None:
+    """(the same person?, what they share, something against it?), or None: nothing shared."""
+    against = contradicts(named, person)
+    same_name = bool(named.name[1]) and named.name == person.name
+    if same_name and not against:
+        shared = (
+            named.document and named.document == person.document,
+            named.birth_date and named.birth_date == person.birth_date,
+            named.email and named.email == person.email,
+            named.phone and named.phone == person.phone,
+        )
+        for by, yes in zip(SAME_BY, shared, strict=True):
+            if yes:
+                return True, by, False
+    shared = (
+        named.document and named.document == person.document,
+        named.email and named.email == person.email,
+        named.phone and named.phone == person.phone,
+        same_name,
+    )
+    for by, yes in zip(LOOKS_BY, shared, strict=True):
+        if yes:
+            return False, by, against
+    return None
+
+
+def alike(named: Keys, people: Iterable[tuple[Keys, P]]) -> list[Match[P]]:
+    """The people (each with his keys) the one named is or looks like: the same first, then the
+    look-alikes, each in the order given. The one rule every door a person comes in by asks."""
+    found = []
+    for keys, person in people:
+        seen = likeness(named, keys)
+        if seen is not None:
+            found.append(Match(person, seen[1], seen[0], seen[2]))
+    return sorted(found, key=lambda m: not m.same)
+
+
+def by_name_alone(matches: list[Match[P]]) -> P | None:
+    """The person the name alone names: nobody is the same by a key, one person looks alike, by
+    the name only, and nothing of his says he is somebody else."""
+    if len(matches) == 1 and matches[0].by == "name" and not matches[0].same and not matches[0].against:
+        return matches[0].person
+    return None

@@ -14,6 +14,7 @@ from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import Person
 from tournaments.people import rules as people_rules
 from tournaments.people.privacy import is_erased
+from tournaments.people.selectors import possible_duplicates
 from tournaments.people.text import clean_text
 
 #: A person's fields that are one line of text (the notes may hold several).
@@ -75,34 +76,17 @@ def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
     return [found[c.id] for c in ranked[:limit]]
 
 
-def possible_duplicates(first_name="", last_name="", document_id="", phone="", email="", exclude_pk=None):
-    """People who look like the one being created: same name, same document, phone or e-mail."""
-    cond = Q()
-    if first_name and last_name:
-        cond |= Q(first_name__iexact=first_name.strip(), last_name__iexact=last_name.strip())
-    if document_id:
-        cond |= Q(document_id__iexact=document_id.strip())
-    if email:
-        cond |= Q(email__iexact=email.strip())
-    number = people_rules.national(phone)
-    if len(number) >= people_rules.MIN_LOCAL_PHONE:  # a few digits are in many people's texts: no phone
-        cond |= Q(search_text__contains=number)
-    if not cond:
-        return Person.objects.none()
-    qs = Person.objects.filter(cond)
-    if exclude_pk:
-        qs = qs.exclude(pk=exclude_pk)
-    return qs[:10]
-
-
 @service
 def create_person(*, actor: Actor, confirm_duplicate: bool = False, **fields) -> Person:
-    """Create a person. Refuses with ``possible_duplicate`` (listing them) unless confirmed."""
+    """Create a person. Refuses with ``possible_duplicate`` (listing them) unless confirmed: the
+    people he is or looks like by the duplicate rule every import follows too (``rules.alike``)."""
     fields = {k: _cleaned(k, v) for k, v in fields.items()}
     first, last = fields.get("first_name", ""), fields.get("last_name", "")
     if not first or not last:
         raise ValidationFailed("name_required", _("First and last name are required."))
-    dupes = list(possible_duplicates(first, last, fields.get("document_id", ""), fields.get("phone", ""), fields.get("email", "")))
+    dupes = possible_duplicates(
+        first, last, fields.get("document_id", ""), fields.get("phone", ""), fields.get("email", ""), birth_date=fields.get("birth_date")
+    )
     if dupes and not confirm_duplicate:
         raise DomainError(
             "possible_duplicate",
