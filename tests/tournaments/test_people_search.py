@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.people.rules import EXACT, INSIDE, NONE, PHONE, START, WORD, Candidate, fold, grade, national, rank
+from tournaments.people.rules import EXACT, INSIDE, NONE, PHONE, START, WORD, Candidate, fold, grade, national, phone_readings, rank
 
 
 def c(pk, first, last, **kw):
@@ -185,3 +185,26 @@ def test_a_duplicate_phone_is_the_same_national_number_however_written(make_pers
     make_person("Sara", "Neri", nickname="sar1")
     assert list(possible_duplicates("Luca", "Bianchi", phone="0039 333 1234567")) == [mario]
     assert list(possible_duplicates("Luca", "Bianchi", phone="+39 1")) == []
+
+
+def test_digits_typed_with_a_leading_00_are_the_end_of_a_phone_not_an_international_prefix():
+    """ "0010020", the last digits of 340-0010020: the digits as typed, not "+1 0020" (every
+    phone holding 0020); "0039 333 1234567" still reads its prefix."""
+    assert phone_readings("0010020") == ["0010020"]
+    assert phone_readings("0039 333 1234567") == ["00393331234567", "3331234567"]
+    assert phone_readings("+39 333 12") == ["33312"]
+    assert phone_readings("333-12") == ["33312"]
+
+
+@pytestmark_db
+def test_the_api_puts_the_owner_of_the_last_digits_typed_first(api, cashier_user, make_person):
+    """The desk types the last digits of a player's phone, a leading 00 among them, and Enter
+    takes the first line: it is his, and people whose phones hold only part of them are not listed."""
+    make_person("Anna", "Abate", phone="+39 331 000 2011")  # holds "0020", not "0010020"
+    make_person("Bruno", "Bassi", phone="347 100 0020")
+    owner = make_person("Ugo", "Zanetti", phone="340-0010020")
+    r = api(cashier_user).get("/api/v1/people/", {"q": "0010020"})
+    assert r.status_code == 200
+    assert [p["id"] for p in r.data] == [owner.pk]
+    r = api(cashier_user).get("/api/v1/people/", {"q": "+39 340 001 0020"})
+    assert [p["id"] for p in r.data] == [owner.pk]

@@ -15,6 +15,8 @@ Letters are compared without case or accents ("nicolo" is Nicolò); digits count
 letters in names and nicknames ("sim1" is the nickname sim1, not every phone holding a 1).
 A phone is searched on its national number, never on its country code: "39" is not every
 Italian phone (+39), and a nickname holding the digits ("sar39") comes before any phone.
+Digits typed with a leading "00" and no "+" are the end of a phone ("0010020" of 340-0010020)
+unless what follows the "00" is a whole number ("0039 333 1234567"): ``phone_readings``.
 Ties go by last name, first name, then the oldest record.
 
 A document number matches only whole (``document_key``: no case, no spaces), never a part:
@@ -104,6 +106,21 @@ def national(phone: str) -> str:
     return number[2:] if number[:2] in _TWO_DIGIT_CODES else number[3:]
 
 
+def phone_readings(query: str) -> list[str]:
+    """The numbers a phone-like query may mean, as the desk searches them: its digits as typed
+    (a local number, or the end of one: "0010020" of 340-0010020), and, when it starts with an
+    international prefix ("+39 333…", "0039 333…"), its national number. Typed without "+", a
+    leading "00" is read as a prefix only when what follows is a number long enough to be one
+    (``MIN_LOCAL_PHONE`` digits): "0010020" is not "+1 0020", every phone holding 0020."""
+    typed, local = digits(query), national(query)
+    if (query or "").strip().startswith("+"):
+        return [local] if local else []
+    out = [typed] if typed else []
+    if local and local != typed and len(local) >= MIN_LOCAL_PHONE:
+        out.append(local)
+    return out
+
+
 def is_phone_like(query: str) -> bool:
     """Digits with the separators people type in phone numbers (+39 333-12…), and at least one digit."""
     return bool(PHONE_LIKE.match(query.strip())) and bool(digits(query))
@@ -147,8 +164,8 @@ def _exact(query: str, c: Candidate) -> bool:
     if q in whole or (document and document_key(query) == document):
         return True
     if is_phone_like(query):
-        mine, typed = national(c.phone), national(query)
-        return bool(mine) and bool(typed) and (mine == typed or (len(typed) >= MIN_LOCAL_PHONE and mine.endswith(typed)))
+        mine = national(c.phone)
+        return bool(mine) and any(mine == typed or (len(typed) >= MIN_LOCAL_PHONE and mine.endswith(typed)) for typed in phone_readings(query))
     return False
 
 
@@ -177,8 +194,8 @@ def grade(query: str, c: Candidate) -> int:
     parts = _parts(c)
     grades = [word_grade(w, parts) for w in ws]
     if is_phone_like(query):
-        typed, mine = national(query), national(c.phone)
-        if typed and typed in mine:
+        mine = national(c.phone)
+        if mine and any(typed in mine for typed in phone_readings(query)):
             grades = [min(g, PHONE) for g in grades]
     return max(grades)
 

@@ -56,15 +56,15 @@ def search_people(query: str, limit: int = 20, *, reader=None) -> list[Person]:
         anywhere &= Q(search_text__contains=word)
         at_start &= Q(search_text__startswith=word) | Q(search_text__contains=" " + word)
         in_names &= Q(nickname__icontains=word) | Q(first_name__icontains=word) | Q(last_name__icontains=word) | Q(email__icontains=word)
-    number = people_rules.national(query) if people_rules.is_phone_like(query) else ""
-    if number:  # one number typed with spaces or a country code ("+39 333 12"): the phone's national digits
+    numbers = people_rules.phone_readings(query) if people_rules.is_phone_like(query) else []
+    for number in numbers:  # one number typed with spaces or a country code ("+39 333 12"): the phone's national digits
         anywhere |= Q(search_text__contains=number)
         at_start |= Q(search_text__contains=" " + number)
     exact = people_rules.fold(query)
     by_name = ("last_name", "first_name", "id")
     found = {p.pk: p for p in Person.objects.filter(anywhere).order_by(*by_name)[:CANDIDATES]}
     found.update((p.pk, p) for p in Person.objects.filter(at_start).order_by(*by_name)[:CANDIDATES])
-    if number:  # digits that many phones hold: a nickname or name holding them ranks first, so read it apart
+    if numbers:  # digits that many phones hold: a nickname or name holding them ranks first, so read it apart
         found.update((p.pk, p) for p in Person.objects.filter(in_names).order_by(*by_name)[:CANDIDATES])
     whole = Q(nickname__iexact=exact) | Q(email__iexact=exact)
     people = Person.objects.all()
