@@ -241,8 +241,28 @@
   document.addEventListener("tdm:map-refreshed", render);
   function changed() {
     render();
+    markQueued();
     document.dispatchEvent(new CustomEvent("tdm:queue-changed"));
   }
+
+  // A slip confirmed while the tablet is offline is done as far as the floor is concerned: its
+  // "Done" waits with it (disabled, marked waiting), so a second tap queues no second
+  // confirmation; the map, refreshed, keeps the mark until the queue has sent it.
+  function markQueued() {
+    const queued = new Set(
+      items.filter((a) => mine(a) && a.kind === "confirm" && (a.state === "waiting" || a.state === "sending"))
+        .flatMap((a) => (a.body && a.body.moves) || []).map(String)
+    );
+    document.querySelectorAll("tr[data-move]").forEach((tr) => {
+      const waits = queued.has(tr.dataset.move);
+      tr.classList.toggle("queued", waits);
+      tr.querySelectorAll("form button").forEach((b) => {
+        b.disabled = waits;
+        if (waits) b.setAttribute("aria-description", T.waiting); else b.removeAttribute("aria-description");
+      });
+    });
+  }
+  document.addEventListener("tdm:map-refreshed", markQueued);
 
   // --- the floor's forms through the queue -----------------------------------------------------
   // The table map's and the dealer's forms post to the page when the server answers; while it does
