@@ -6,7 +6,8 @@ percentage of the prize pool each place takes. A row is one place, or several pl
 (the cells below it left blank, or merged, as charts are drawn): a row without them belongs to
 the band above. A sheet without the two columns is one list of percentages for any field.
 A percentage cell formatted as a percentage in the spreadsheet (0.3 for 30%) is read as such
-when its band's cells add up to 1.
+when every cell of its band is a fraction (at most 1) and they add up to about 1
+(``FRACTIONS_UP_TO``): a band adding up to 1.02 is refused as adding up to 102.
 
 The file makes one template, named by the option ``name`` (by default the file's name); when a
 template of that name exists (or the one chosen with the option ``template``), each row is
@@ -265,13 +266,23 @@ def _refuse(rows, reason: str) -> None:
             row.status, row.reason = REFUSED, reason
 
 
+#: A band of number cells each at most 1 and adding up to no more than this is written as
+#: fractions (cells formatted as percentages: 0.3 shown as 30%), even when they do not add up
+#: to 1 exactly: its preview and its refusal then speak of 35 and of 102, as the sheet shows them,
+#: never of 0.35 and 1.02. Real percentages of a band add up to 100, far above it.
+FRACTIONS_UP_TO = Decimal("1.5")
+
+
 def _as_percentages(rows) -> None:
     """A band written in cells formatted as percentages (0.3 shown as 30%) read as percentages."""
     bands: dict = {}
     for row in rows:
         bands.setdefault(row.values["band"], []).append(row)
     for band_rows in bands.values():
-        if all(r.values["number_cell"] for r in band_rows) and sum(r.values["percent"] * len(r.values["places"]) for r in band_rows) == 1:
+        if (
+            all(r.values["number_cell"] and r.values["percent"] <= 1 for r in band_rows)
+            and sum(r.values["percent"] * len(r.values["places"]) for r in band_rows) <= FRACTIONS_UP_TO
+        ):
             for r in band_rows:
                 r.values["percent"] = _plain(r.values["percent"] * 100)
 

@@ -10,6 +10,7 @@ import openpyxl
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import translation
 
 from payouts import selectors as sel
 from payouts.models import PayoutTemplate
@@ -97,6 +98,18 @@ def test_an_xlsx_with_merged_band_cells_and_cells_formatted_as_percentages(actor
     )
     import_services.run_import("payouts", data, "Estate.xlsx", actor=actor)
     assert bands("Estate") == [{"from": 5, "to": 20, "percents": ["50", "30", "20"]}, {"from": 21, "to": 50, "percents": ["45", "20", "20", "15"]}]
+
+
+def test_cells_formatted_as_percentages_that_miss_100_are_refused_as_percentages_not_fractions(actor):
+    """0.35 + 0.3 + 0.2 + 0.17 in cells shown as 35%, 30%…: the preview shows 35 and the refusal
+    says 102, as the sheet shows them (never 0.35, never 1.02)."""
+    data = xlsx([["Posto", "Percentuale"], [1, 0.35], [2, 0.3], [3, 0.2], [4, 0.17]], percent_cells=True)
+    p = import_services.preview("payouts", data, "Pct.xlsx")
+    assert [r.values["percent"] for r in p.rows] == [Decimal("35"), Decimal("30"), Decimal("20"), Decimal("17")]
+    assert p.refused() and all("add up to 102, not 100" in r.reason for r in p.refused()), [r.reason for r in p.refused()]
+    with translation.override("it"):
+        p = import_services.preview("payouts", data, "Pct.xlsx")
+    assert all("102" in r.reason and "1.02" not in r.reason and "1,02" not in r.reason for r in p.refused())
 
 
 def test_a_sheet_without_field_sizes_is_one_list_for_any_field(actor):
