@@ -130,3 +130,17 @@ def test_a_tie_for_the_last_ticket_is_left_to_the_director(make_tournament, fiel
     assert not SeriesAward.objects.filter(series=s).exists()
     series_service.settle_undecided(s, 1, [es[2].person_id], actor=actor, reason="high card draw, witnessed")
     assert SeriesAward.objects.get(series=s).decided_by == "DIRECTOR"
+
+
+def test_the_series_page_names_each_days_price_by_its_weekday_in_the_readers_language(series, director):
+    """The daily prices are read by the day's name ("lunedì: 50,00+20,00"), never its number."""
+    from django.test import Client
+
+    series.weekday_prices = {"0": ["50", "20"], "3": ["100", "30"]}
+    series.save()
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    client.force_login(director)
+    text = client.get(f"/formats/series/{series.pk}/").content.decode()
+    line = text[text.index("Prezzi giornalieri") :].split("</p>")[0]
+    assert "Lunedì: 50,00+20,00" in line and "Giovedì: 100,00+30,00" in line, line
+    assert "0:" not in line and "3:" not in line

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -572,7 +573,8 @@ def series_page(request, pk):
             "links": links,
             "attachable": attachable,
             "structures": BlindStructure.objects.filter(is_template=True),
-            "prices": sorted((engine.daily_price(d, s.weekday_prices or None), d) for d in range(7) if engine.daily_price(d, s.weekday_prices or None)),
+            # each day by its name in the reader's language, Monday first (as the week is kept)
+            "prices": [(WEEKDAYS[d], price) for d in range(7) if (price := engine.daily_price(d, s.weekday_prices or None))],
         },
     )
 
