@@ -63,3 +63,36 @@ def test_people_brought_in_from_an_italian_excel_file(browser_page, tmp_path):
     assert problems(page, "import done") == []
     rossi = Person.objects.get(last_name="Rossi")
     assert (rossi.first_name, rossi.phone) == ("Niccolò", "+39 333 123 4567")
+
+
+def test_a_league_import_sent_without_its_league_keeps_the_file_and_asks_for_the_league(browser_page, tmp_path, actor):
+    """The league is chosen from the room's leagues, never typed: sent without it, the browser
+    keeps the chosen file and asks for the league; with it, the preview opens. With no league
+    yet, the page says so and sends nothing."""
+    from decimal import Decimal
+
+    from tournaments.formats.services import series as series_service
+
+    make_user("boss", "director")
+    page = new_page(browser_page.context.browser, locale="it-IT")
+    page.base_url = browser_page.base_url
+    login(page, "boss", "pw-boss")
+    page.goto(page.base_url + "/imports/league/")
+    expect(page.locator("#import-upload .tag.warn")).to_contain_text("non ce n'è ancora nessuna da scegliere")
+    expect(page.get_by_role("button", name="Leggi il file")).to_be_disabled()
+
+    league = series_service.create_series(name="Lega del giovedì", scoring="TABLE", points_table=[Decimal(25), Decimal(15)], actor=actor)
+    sheet = tmp_path / "lega.csv"
+    sheet.write_bytes("Data;Torneo;Cognome;Nome;Posizione;Punti\r\n12/09/2026;Tappa 1;Bianchi;Nicolò;1;25\r\n".encode("cp1252"))
+    page.goto(page.base_url + "/imports/league/")
+    assert problems(page, "league import upload") == []
+    page.get_by_label("File (CSV o XLSX, al massimo 10 MB)").set_input_files(str(sheet))
+    page.get_by_role("button", name="Leggi il file").click()  # no league chosen: the browser asks
+    league_box = page.locator("#import-upload select[name=league]")
+    assert league_box.evaluate("(s) => !s.checkValidity()")
+    expect(page.locator("h1")).to_have_text("Importa: Risultati di lega")
+    assert page.locator("#import-upload input[name=file]").evaluate("(f) => f.files.length") == 1  # the file is still chosen
+    league_box.select_option(str(league.pk))
+    with page.expect_navigation():
+        page.get_by_role("button", name="Leggi il file").click()
+    expect(page.locator("h1")).to_have_text("Anteprima di lega.csv")

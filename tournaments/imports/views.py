@@ -36,9 +36,24 @@ def imports_page(request):
     return render(request, "imports.html", {"kinds": _kinds()})
 
 
-def _choices(importer):
-    """Each option with its label and, where the kind lists them, its choices."""
-    return [(name, _(label), importer.option_choices(name)) for name, label in importer.options.items()]
+def _choices(importer) -> list[dict]:
+    """Each option with its label and, where the kind lists them, its choices. A list with no
+    choice of none (a league) must be chosen: it opens on a line that chooses nothing, and the
+    browser keeps the file and asks for the choice instead of sending the form without it. An
+    empty list (no league yet) is said, and nothing can be sent."""
+    out = []
+    for name, label in importer.options.items():
+        choices = importer.option_choices(name)
+        out.append(
+            {
+                "name": name,
+                "label": _(label),
+                "choices": choices,
+                "required": bool(choices) and all(value for value, _shown in choices),
+                "none_yet": choices == [],
+            }
+        )
+    return out
 
 
 def upload_page(request, kind):
@@ -60,7 +75,13 @@ def upload_page(request, kind):
     return render(
         request,
         "import_upload.html",
-        {"kind": kind, "title": _(importer.title), "columns": [(_(c.label), c.required) for c in importer.columns], "options": _choices(importer)},
+        {
+            "kind": kind,
+            "title": _(importer.title),
+            "columns": [(_(c.label), c.required) for c in importer.columns],
+            "options": (options := _choices(importer)),
+            "blocked": any(o["none_yet"] for o in options),
+        },
     )
 
 
