@@ -334,3 +334,28 @@ def test_a_structure_csv_of_the_api_waits_for_the_sheets_turn(director):
         assert r.status_code == 201
     r = api.post("/api/v1/structures/import/", {"file": upload(b"minutes,small_blind,big_blind\r\n20,1,2\r\n", "a.csv")}, format="multipart")
     assert r.status_code == 201 and r.json()["name"] == "a"
+
+
+def test_an_exported_file_keeps_the_letters_of_its_name(director):
+    """A structure named "Venerdì Deepstack" is saved as "Venerdì Deepstack.csv" (not
+    "Venerd__Deepstack.csv"), from the page and from the API; a slash or a quote becomes "_"."""
+    from urllib.parse import quote
+
+    from django.test import Client
+
+    from tests.conftest import client_for
+    from tournaments.models import BlindStructure
+
+    st = BlindStructure.objects.create(name="Venerdì Deepstack")
+    page = Client()
+    page.force_login(director)
+    r = page.get(f"/exports/structure.csv?structure={st.pk}")
+    assert r.status_code == 200
+    assert r["Content-Disposition"] == "attachment; filename*=utf-8''" + quote("Venerdì Deepstack.csv")
+    r = client_for(director).get(f"/api/v1/exports/structure/?format_type=xlsx&structure={st.pk}")
+    assert r.status_code == 200, r.content[:200]
+    assert r["Content-Disposition"] == "attachment; filename*=utf-8''" + quote("Venerdì Deepstack.xlsx")
+    st.name = 'a/b "c"'
+    st.save()
+    r = page.get(f"/exports/structure.csv?structure={st.pk}")
+    assert r["Content-Disposition"] == 'attachment; filename="a_b _c_.csv"'

@@ -14,7 +14,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tdmanager import bodylimits, sheets, uploads
+from tdmanager import bodylimits, downloads, sheets, uploads
 from tdmanager.api import query_choice
 from tdmanager.errors import ValidationFailed
 from tdmanager.fields import TextField
@@ -118,10 +118,5 @@ class ExportView(APIView):
         except importing.Refused as exc:
             raise ValidationFailed("invalid", exc.reason, field="options") from None
         answer = HttpResponse(data, content_type=sheets.CONTENT_TYPES[fmt])
-        answer["Content-Disposition"] = f'attachment; filename="{_safe_name(filename)}"'
+        answer["Content-Disposition"] = downloads.attachment(filename)
         return answer
-
-
-def _safe_name(name: str) -> str:
-    """A file name fit for a header: letters, digits, dot, dash and underscore."""
-    return "".join(ch if ch.isalnum() and ch.isascii() or ch in "._-" else "_" for ch in name)[:100] or "export"

@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from tdmanager import bodylimits, errorpages, sheets, uploads
+from tdmanager import bodylimits, downloads, errorpages, sheets, uploads
 from tdmanager.errors import DomainError
 from tournaments.eventlog.services import Actor
 
@@ -221,6 +221,5 @@ def export(request, kind, fmt):
 
 def _file(data: bytes, filename: str, fmt: str) -> HttpResponse:
     answer = HttpResponse(data, content_type=sheets.CONTENT_TYPES[fmt])
-    safe = "".join(ch if (ch.isascii() and ch.isalnum()) or ch in "._-" else "_" for ch in filename)[:100] or "export"
-    answer["Content-Disposition"] = f'attachment; filename="{safe}"'
+    answer["Content-Disposition"] = downloads.attachment(filename)
     return answer
