@@ -230,7 +230,7 @@ def test_the_commands_dry_run_import_and_export_with_their_exit_status(actor, tm
     assert "unchanged: 9" in capsys.readouterr().out
     out = tmp_path / "out.csv"
     call_command("export_payouts", str(out), "--option", "template=Sala Sanremo", "--language", "it")
-    assert out.read_bytes().decode("utf-8-sig").splitlines()[:3] == ["Entries from;Entries to;Place;Percent", "2;10;1;65", "2;10;2;35"]
+    assert out.read_bytes().decode("utf-8-sig").splitlines()[:3] == ["Iscritti da;Iscritti a;Posizione;Percentuale", "2;10;1;65", "2;10;2;35"]
 
 
 def test_the_api_saves_and_lists_a_template_with_bands(api, director):

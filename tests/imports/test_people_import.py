@@ -430,3 +430,35 @@ def test_ten_thousand_people_come_in_with_as_many_queries_as_ten(actor):
     assert many[0] == few[0], (few, many)  # the preview: one read of the people, however many rows
     assert many[1] <= few[1] + 10_000 // 50, (few, many)  # the import: INSERTs of many rows each (SQLite: its variables' limit)
     assert import_services.preview("people", room_of(10_000, start=10), "soci.csv").counts()["unchanged"] == 10_000
+
+
+def test_a_downloaded_refused_rows_file_comes_back_without_its_row_and_reason_columns(actor):
+    """The refused rows, downloaded in Italian ("Riga", "Motivo"), corrected and imported again:
+    the two columns of the refusal are read as nothing, never as the ban's reason."""
+    from django.utils import translation
+
+    from tournaments.imports import rules as import_rules
+
+    data = italian_csv("Verdi;Sara;;;sara@x;;;;;;", "Nuovo;Nome;;;;;31/02/1990;;;;")
+    with translation.override("it"):
+        p = import_services.preview("people", data, "soci.csv")
+        sheet = import_rules.refused_sheet(p, "csv").decode("utf-8-sig")
+    assert sheet.splitlines()[0].startswith("Riga;Motivo;Cognome;Nome")
+    corrected = sheet.replace("sara@x", "sara@example.org").replace("31/02/1990", "28/02/1990").encode("utf-8")
+    with translation.override("it"):
+        again = import_services.preview("people", corrected, "rifiutate.csv")
+    assert again.mapping[:2] == ["", ""]
+    assert [r.status for r in again.rows] == ["created", "created"]
+    assert all(not r.values.get("banned_reason") for r in again.rows)
+
+
+def test_the_people_export_speaks_the_askers_language_and_comes_back_in(actor, make_person):
+    from django.utils import translation
+
+    from tournaments.imports import rules as import_rules
+
+    make_person("Nicolò", "Bèrtoli", phone="+39 333 111 2222")
+    with translation.override("it"):
+        data, name = import_rules.export_file("people", "csv", {})
+    assert data.decode("utf-8-sig").splitlines()[0].startswith("Cognome;Nome;Nickname;Telefono")
+    assert import_services.preview("people", data, name).counts()["unchanged"] == 1

@@ -21,7 +21,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdmanager import sheets, shown_text
 from tdmanager.errors import ValidationFailed
@@ -113,14 +116,22 @@ class Importer:
     options: dict = {}
 
     def auto_mapping(self, headers: list[str]) -> list[str]:
-        """A field per column by its header; a field is given to its first column only."""
+        """A field per column by its header, in any language the product speaks (an export
+        comes back in whatever language it was asked in); a field is given to its first column
+        only. A file of refused rows, downloaded and corrected, starts with its row number and
+        the reason it was refused: those two columns are read as nothing."""
         known = {}
         for col in self.columns:
-            for name in (col.field, col.label, *col.aliases):
+            for name in (col.field, *in_every_language(col.label), *col.aliases):
                 known.setdefault(fold(name), col.field)
         taken, out = set(), []
-        for header in headers:
-            f = known.get(fold(header), "")
+        refusals = (
+            len(headers) >= 2
+            and fold(headers[0]) in in_every_language(REFUSED_ROW, folded=True)
+            and fold(headers[1]) in in_every_language(REFUSED_REASON, folded=True)
+        )
+        for i, header in enumerate(headers):
+            f = "" if refusals and i < 2 else known.get(fold(header), "")
             out.append("" if f in taken else f)
             if f:
                 taken.add(f)
@@ -258,7 +269,7 @@ def name_from_file(options: dict, filename: str, missing: str) -> dict:
 
 def refused_sheet(preview_: Preview, fmt: str) -> bytes:
     """The refused rows as they were read, with their row number and reason first: to fix and import again."""
-    headers = [_("Row"), _("Reason"), *preview_.headers]
+    headers = [_(REFUSED_ROW), _(REFUSED_REASON), *preview_.headers]
     index = {f: i for i, f in enumerate(preview_.mapping) if f}
     rows = []
     for row in preview_.refused():
@@ -268,6 +279,19 @@ def refused_sheet(preview_: Preview, fmt: str) -> bytes:
                 cells[index[f]] = sheets.text(value)
         rows.append([row.line, row.reason, *cells])
     return sheets.write(fmt, headers, rows, title=_("Refused"), separator=csv_separator())
+
+
+#: The two columns a file of refused rows starts with (``refused_file``).
+REFUSED_ROW, REFUSED_REASON = gettext_noop("Row"), gettext_noop("Reason")
+
+
+def in_every_language(msgid: str, *, folded: bool = False) -> set[str]:
+    """``msgid`` as each language the product speaks writes it (``settings.LANGUAGES``)."""
+    out = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            out.add(_(msgid))
+    return {fold(t) for t in out} if folded else out
 
 
 def csv_separator() -> str:
@@ -282,6 +306,7 @@ def export_file(kind: str, fmt: str, options: dict | None = None) -> tuple[bytes
     importer = _KINDS[kind]
     options = importer.check_options(options or {})
     headers, rows = importer.export(options)
+    headers = [_(h) for h in headers]  # in the asker's language: the import reads them in any
     name = importer.export_name(options)
     return sheets.write(fmt, headers, rows, title=name, separator=csv_separator()), f"{name}.{fmt}"
 
