@@ -96,3 +96,38 @@ def test_a_league_import_sent_without_its_league_keeps_the_file_and_asks_for_the
     with page.expect_navigation():
         page.get_by_role("button", name="Leggi il file").click()
     expect(page.locator("h1")).to_have_text("Anteprima di lega.csv")
+
+
+def test_each_possible_duplicate_is_chosen_on_its_row_and_a_document_clash_is_said(browser_page, tmp_path):
+    """In Italian: a real namesake imported as a new person, a document another holds refused
+    with her name until the row is left out, and the page after the import says what was done."""
+    import datetime as dt
+
+    make_user("boss", "director")
+    anna = Person.objects.create(first_name="Anna", last_name="Rossi", birth_date=dt.date(1981, 1, 1))
+    Person.objects.create(first_name="Sara", last_name="Gallo", document_id="CA999ZZ")
+    sheet = tmp_path / "sala.csv"
+    sheet.write_bytes("Cognome;Nome;Documento;Data di nascita\r\nRossi;Anna;;02/02/1982\r\nMartelli;Ugo;ca999zz;\r\n".encode("cp1252"))
+    page = new_page(browser_page.context.browser, locale="it-IT")
+    page.base_url = browser_page.base_url
+    login(page, "boss", "pw-boss")
+    page.goto(page.base_url + "/imports/people/")
+    page.get_by_label("File (CSV o XLSX, al massimo 10 MB)").set_input_files(str(sheet))
+    with page.expect_navigation():
+        page.get_by_role("button", name="Leggi il file").click()
+    expect(page.locator("#import-counts")).to_contain_text("Possibili doppioni: 2")
+    assert problems(page, "import preview with choices") == []
+    page.get_by_label("Riga 2: importa come").select_option("new")
+    page.get_by_label("Riga 3: importa come").select_option("new")  # Sara Gallo's document: refused
+    with page.expect_navigation():
+        page.get_by_role("button", name="Importa", exact=True).click()
+    expect(page.locator("ul.messages")).to_contain_text("1 riga creerebbe una seconda persona con il documento di un'altra")
+    expect(page.locator("ul.messages")).to_contain_text("Riga 3: Il suo documento è di Sara Gallo")
+    assert Person.objects.count() == 2
+    page.get_by_label("Riga 2: importa come").select_option("new")
+    page.get_by_label("Riga 3: importa come").select_option("skip")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Importa", exact=True).click()
+    expect(page.locator("h1")).to_have_text("sala.csv è importato")
+    expect(page.locator("#import-counts")).to_contain_text("Creati: 1")
+    assert Person.objects.filter(last_name="Rossi").exclude(pk=anna.pk).count() == 1 and not Person.objects.filter(last_name="Martelli").exists()

@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from tdmanager.errors import DomainError
 from tests.conftest import client_for
 from tournaments.imports import services as import_services
 from tournaments.models import Person, TournamentEvent
@@ -115,6 +116,12 @@ def test_a_possible_duplicate_is_found_by_each_key_and_left_out_unless_accepted(
     assert p.rows[0].status == "duplicate" and p.rows[0].matches[0][0] == anna.pk and p.rows[0].matches[0][2] == by
     import_services.run_import("people", data, "a.csv", actor=actor)
     assert Person.objects.count() == 1  # left out
+    if by == "same document":  # never a second person with one document, unless chosen as the same
+        with pytest.raises(DomainError) as refused:
+            import_services.run_import("people", data, "a.csv", actor=actor, accept_duplicates=True)
+        assert refused.value.code == "duplicate_document" and "Anna Rossi" in refused.value.extra["refused"][0]["reason"]
+        assert Person.objects.count() == 1
+        return
     import_services.run_import("people", data, "a.csv", actor=actor, accept_duplicates=True)
     assert Person.objects.count() == 2
 
@@ -169,7 +176,7 @@ def test_the_page_shows_rows_of_one_file_as_duplicates_of_each_other_and_imports
     assert r.status_code == 200
     html = r.content.decode()
     duplicates = html.split('id="rows-duplicate"')[1].split("</section>")[0]
-    listed = dict(re.findall(r"<tr><td>(\d+)</td><td>.*?</td>\s*<td>(.*?)</td></tr>", duplicates, re.S))
+    listed = dict(re.findall(r"<tr><td>(\d+)</td><td>.*?</td>\s*<td>(.*?)</td>\s*<td><select", duplicates, re.S))
     shown = {line: f"{name} ({by})" for line, (_n, name, by) in TWINS.items()}
     shown[9] += " · Nickname: — → Evi"  # what it would add to row 8's person
     assert {int(line): text for line, text in listed.items()} == shown
@@ -462,3 +469,37 @@ def test_the_people_export_speaks_the_askers_language_and_comes_back_in(actor, m
         data, name = import_rules.export_file("people", "csv", {})
     assert data.decode("utf-8-sig").splitlines()[0].startswith("Cognome;Nome;Nickname;Telefono")
     assert import_services.preview("people", data, name).counts()["unchanged"] == 1
+
+
+def test_the_api_imports_each_possible_duplicate_as_chosen_on_its_row(director, make_person):
+    """A namesake is another person ("new"), a row that is a stored person brings its cells to
+    him (his id), a row left out stays out ("skip"); a choice that is none of these is a 400
+    naming the field; a new person with another's document is refused, nothing written."""
+    import json
+
+    anna = make_person("Anna", "Rossi")
+    Person.objects.filter(pk=anna.pk).update(birth_date=dt.date(1981, 1, 1))
+    sara = make_person("Sara", "Gallo", document_id="CA 999 ZZ")
+    data = italian_csv(
+        "Rossi;Anna;;;;;02/02/1982;;;;",  # 2: a namesake born another day
+        "Gallo;Sara;Saretta;;;;;;;;",  # 3: Sara by her name alone, bringing a nickname
+        "Martelli;Ugo;;;;CA999ZZ;;;;;",  # 4: Sara's document under another name
+    )
+    api = client_for(director)
+
+    def send(choices):
+        upload = io.BytesIO(data)
+        upload.name = "sala.csv"
+        return api.post("/api/v1/imports/people/", {"file": upload, "choices": json.dumps(choices)}, format="multipart")
+
+    r = send({"2": "new", "3": str(sara.pk), "4": "new"})
+    assert r.status_code == 409 and r.json()["code"] == "duplicate_document"
+    assert r.json()["refused"] == [{"row": 4, "reason": "Its document is Sara Gallo's: choose that person as the same one, or leave the row out."}]
+    assert Person.objects.count() == 2
+    assert send({"2": "new", "4": "maybe"}).json()["code"] == "bad_choice"
+    r = send({"2": "new", "3": str(sara.pk), "4": "skip"})
+    assert r.status_code == 201, r.content[:300]
+    assert r.json()["counts"] == {"created": 1, "updated": 1, "unchanged": 0, "duplicate": 1, "refused": 0}
+    sara.refresh_from_db()
+    assert sara.nickname == "Saretta" and Person.objects.filter(last_name="Rossi").count() == 2
+    assert not Person.objects.filter(last_name="Martelli").exists()

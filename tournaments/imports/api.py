@@ -33,7 +33,13 @@ class SheetImportSerializer(serializers.Serializer):
     )
     options = TextField(max_length=2000, required=False, allow_blank=True, help_text='the kind\'s options, a JSON object (e.g. {"name": "Deep"})')
     skip_refused = serializers.BooleanField(required=False, default=False, help_text="import the accepted rows, leaving the refused ones out")
-    accept_duplicates = serializers.BooleanField(required=False, default=False, help_text="import possible duplicates as new")
+    accept_duplicates = serializers.BooleanField(required=False, default=False, help_text="import possible duplicates not chosen in choices as new")
+    choices = TextField(
+        max_length=20000,
+        required=False,
+        allow_blank=True,
+        help_text='each possible duplicate by its row, a JSON object ({"12": "new", "14": "skip", "15": "301"}: the id of the record it is)',
+    )
 
 
 def _json_field(d: dict, name: str, kind):
@@ -45,7 +51,7 @@ def _json_field(d: dict, name: str, kind):
     except ValueError:
         value = None
     if not isinstance(value, kind) or (kind is list and not all(isinstance(v, str) for v in value)):
-        what = _("a list of field names") if kind is list else _("an object of option names and values")
+        what = _("a list of field names") if kind is list else _("an object of names and values")
         raise ValidationFailed("invalid", _("%(field)s: expected %(what)s in JSON.") % {"field": name, "what": what}, field=name)
     return value
 
@@ -78,9 +84,10 @@ class ImportPreviewView(APIView):
 
 class ImportView(APIView):
     """``POST`` (multipart ``file``, ``mapping``?, ``options``?, ``skip_refused``?,
-    ``accept_duplicates``?): import the file — every accepted row, or nothing. 201 with the counts;
-    409 ``rows_refused`` with the refused rows (row number and reason) when a row is refused and
-    ``skip_refused`` is not set: nothing was written."""
+    ``accept_duplicates``?, ``choices``?): import the file — every accepted row, or nothing. 201
+    with the counts; 409 ``rows_refused`` with the refused rows (row number and reason) when a row
+    is refused and ``skip_refused`` is not set, 409 ``duplicate_document`` when a new person would
+    hold another's document: nothing was written."""
 
     permission_classes = [HasRole]
     parser_classes = [MultiPartParser]
@@ -98,6 +105,7 @@ class ImportView(APIView):
                 options=_json_field(d, "options", dict),
                 skip_refused=d["skip_refused"],
                 accept_duplicates=d["accept_duplicates"],
+                choices=_json_field(d, "choices", dict),
             )
             return Response({"kind": kind, "counts": p.counts(), "refused": imports.refusals(p)}, status=201)
 

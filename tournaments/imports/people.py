@@ -162,6 +162,39 @@ class PeopleImporter(importing.Importer):
                 pending[row.line] = p = _Pending(row)
                 above.add(p)
 
+    def take_as(self, row, pk):
+        if pk not in {m[0] for m in row.matches if m[0] is not None}:
+            return False
+        person = Person.objects.filter(pk=pk).first()
+        if person is None:
+            return False
+        row.target, row.same_as = person, None
+        row.changes = _changes(person, row.values)
+        row.status = UPDATED if row.changes else UNCHANGED
+        return True
+
+    def clashes(self, created):
+        """A new person with a document another person holds, stored or new in this file: never
+        two people with one document unless the director is told (the desk would list both)."""
+        out, seen = [], {}
+        keys = {people_rules.document_key(r.values.get("document_id") or ""): r for r in created if r.values.get("document_id")}
+        holders = {}
+        if keys:
+            for person in Person.objects.exclude(document_id="").only("pk", "first_name", "last_name", "nickname", "document_id").iterator():
+                holders.setdefault(people_rules.document_key(person.document_id), person)
+        for row in created:
+            key = people_rules.document_key(row.values.get("document_id") or "")
+            if not key:
+                continue
+            holder = holders.get(key)
+            if holder is not None:
+                out.append((row, _("Its document is %(name)s's: choose that person as the same one, or leave the row out.") % {"name": holder.display_name}))
+            elif key in seen:
+                out.append((row, _("Its document is also row %(n)s's: one of the two rows must go.") % {"n": seen[key]}))
+            else:
+                seen[key] = row.line
+        return out
+
     # -- writing ---------------------------------------------------------------------------
 
     def write(self, rows, options, actor) -> dict:

@@ -33,7 +33,16 @@ CREATED, UPDATED, UNCHANGED, DUPLICATE, REFUSED = "created", "updated", "unchang
 STATUSES = (CREATED, UPDATED, UNCHANGED, DUPLICATE, REFUSED)
 
 
-def status_label(status: str) -> str:
+def status_label(status: str, *, done: bool = False) -> str:
+    """What a row's status is called on the preview, or once the file is in (``done``)."""
+    if done:
+        return {
+            CREATED: _("created"),
+            UPDATED: _("updated"),
+            UNCHANGED: _("already in"),
+            DUPLICATE: _("possible duplicates left out"),
+            REFUSED: _("refused, left out"),
+        }[status]
     return {
         CREATED: _("to create"),
         UPDATED: _("to update"),
@@ -158,6 +167,17 @@ class Importer:
         return field_name
 
     # -- what each kind writes -------------------------------------------------------------
+
+    def take_as(self, row: Row, pk: int) -> bool:
+        """The possible duplicate ``row`` taken as the stored record ``pk`` it looks like (the
+        director's choice on the preview): its target, changes and status set. False when the
+        kind cannot, or ``pk`` is none of the records the row looks like."""
+        return False
+
+    def clashes(self, created: list[Row]) -> list[tuple[Row, str]]:
+        """The rows about to be created that would make two records of what must be one (two
+        people with one document), each with its reason; none by default."""
+        return []
 
     def option_choices(self, name: str) -> list[tuple[str, str]] | None:
         """The values an option may take, with their labels (a list the page offers); None: typed."""

@@ -68,7 +68,16 @@ def refusals(p: importing.Preview) -> list[dict]:
 
 @service
 def run_import(
-    kind: str, data: bytes, filename: str, *, actor: Actor, mapping=None, options=None, skip_refused: bool = False, accept_duplicates: bool = False
+    kind: str,
+    data: bytes,
+    filename: str,
+    *,
+    actor: Actor,
+    mapping=None,
+    options=None,
+    skip_refused: bool = False,
+    accept_duplicates: bool = False,
+    choices: dict | None = None,
 ) -> importing.Preview:
     """Import the file: every accepted row, or nothing.
 
@@ -77,7 +86,13 @@ def run_import(
     as new, as the desk does when told "it is another person"; a row that is an earlier row of
     the file again adds what it brings to that row's record instead: a room's sheet that lists
     one person twice makes one). A file whose every row is already in changes nothing and
-    succeeds."""
+    succeeds.
+
+    ``choices`` decides each possible duplicate by its row: ``"new"`` (another person),
+    ``"skip"`` (left out) or the id of the stored record it is (its cells go to that record);
+    a row not chosen follows ``accept_duplicates``. A new record that would make two of what
+    must be one (two people with one document) refuses the import, naming the row and whose it
+    is (409 ``duplicate_document``): nothing is written."""
     importer = check_kind(kind)
     _lock()
     p = preview(kind, data, filename, mapping=mapping, options=options)
@@ -94,10 +109,29 @@ def run_import(
             refused=refusals(p),
             counts=p.counts(),
         )
-    if accept_duplicates:
-        for row in p.rows:
-            if row.status == importing.DUPLICATE:
-                row.status = importing.CREATED if row.same_as is None else importing.UPDATED if row.changes else importing.UNCHANGED
+    chosen = {str(k): str(v) for k, v in (choices or {}).items()}
+    for row in p.rows:
+        if row.status != importing.DUPLICATE:
+            continue
+        choice = chosen.get(str(row.line)) or ("new" if accept_duplicates else "skip")
+        if choice == "skip":
+            continue
+        if choice == "new":
+            row.status = importing.CREATED if row.same_as is None else importing.UPDATED if row.changes else importing.UNCHANGED
+        elif not (choice.isdigit() and importer.take_as(row, int(choice))):
+            raise ValidationFailed("bad_choice", _("Row %(n)s: choose a new record, leaving it out, or one it looks like.") % {"n": row.line}, field="choices")
+    clashes = importer.clashes([r for r in p.rows if r.status == importing.CREATED])
+    if clashes:
+        raise DomainError(
+            "duplicate_document",
+            ngettext(
+                "%(n)s row would make a second person with a document another holds: nothing was imported.",
+                "%(n)s rows would make a second person with a document another holds: nothing was imported.",
+                len(clashes),
+            )
+            % {"n": len(clashes)},
+            refused=[{"row": r.line, "reason": why} for r, why in clashes],
+        )
     accepted = [r for r in p.rows if r.status in (importing.CREATED, importing.UPDATED)]
     summary = importer.write(accepted, p.options, actor) if accepted else {}
     counts = p.counts()
@@ -161,7 +195,7 @@ def set_mapping(upload: ImportFile, mapping: list[str]) -> ImportFile:
 
 
 @service
-def import_kept(upload: ImportFile, *, actor: Actor, skip_refused=False, accept_duplicates=False) -> importing.Preview:
+def import_kept(upload: ImportFile, *, actor: Actor, skip_refused=False, accept_duplicates=False, choices=None) -> importing.Preview:
     """Import a kept sheet as its preview showed it; its bytes are let go once it is in."""
     upload = ImportFile.objects.select_for_update().get(pk=upload.pk)
     if upload.imported_at is not None:
@@ -175,6 +209,7 @@ def import_kept(upload: ImportFile, *, actor: Actor, skip_refused=False, accept_
         options=upload.options,
         skip_refused=skip_refused,
         accept_duplicates=accept_duplicates,
+        choices=choices,
     )
     upload.imported_at, upload.data, upload.result = timezone.now(), b"", p.counts()
     upload.save(update_fields=["imported_at", "data", "result"])

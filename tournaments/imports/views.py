@@ -95,7 +95,7 @@ def preview_page(request, kind, pk):
     if request.method == "POST":
         return _confirm(request, kind, kept)
     if kept.imported_at is not None:
-        return render(request, "import_done.html", {"kind": kind, "title": _(importer.title), "kept": kept, "counts": _counted(kept.result)})
+        return render(request, "import_done.html", {"kind": kind, "title": _(importer.title), "kept": kept, "counts": _counted(kept.result, done=True)})
     try:
         with uploads.reading(request, bodylimits.SHEET):  # each look reads the kept file anew: one at a time, as an upload
             try:
@@ -146,8 +146,8 @@ def _shown(value) -> str:
     return sheets.text(value)
 
 
-def _counted(counts: dict) -> list:
-    return [(status, importing.status_label(status), counts.get(status, 0)) for status in importing.STATUSES]
+def _counted(counts: dict, *, done: bool = False) -> list:
+    return [(status, importing.status_label(status, done=done), counts.get(status, 0)) for status in importing.STATUSES]
 
 
 def _confirm(request, kind, kept):
@@ -166,9 +166,13 @@ def _confirm(request, kind, kept):
                 actor=Actor.from_request(request),
                 skip_refused=request.POST.get("skip_refused") == "1",
                 accept_duplicates=request.POST.get("accept_duplicates") == "1",
+                choices={k.removeprefix("choice-"): v for k, v in request.POST.items() if k.startswith("choice-") and v},
             )
     except DomainError as exc:
         messages.error(request, str(exc.message))
+        if exc.code == "duplicate_document":  # which row, and whose document: the director decides
+            for refusal in exc.extra.get("refused", [])[:LISTED]:
+                messages.error(request, _("Row %(n)s: %(reason)s") % {"n": refusal["row"], "reason": refusal["reason"]})
         return redirect("imports-preview", kind=kind, pk=kept.pk)
     c = p.counts()
     messages.success(
