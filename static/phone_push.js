@@ -41,24 +41,37 @@
     say(subscribed ? T.pushOn : Notification.permission === "denied" ? T.pushDenied : T.pushOff);
   }
 
+  // What the player reads when it fails: the room's own words (the server's refusal is already
+  // in his language), never the browser's ("Registration failed - permission denied").
+  class Said extends Error {}
+  const SUBSCRIBE_WAIT = 15000; // a push service that does not answer: said, not a button greyed for a minute
+  const within = (promise, ms) => Promise.race([promise, new Promise((_ok, fail) => setTimeout(() => fail(new Said(T.pushService)), ms))]);
+
   async function send() {
     const body = Object.assign(subscription.toJSON(), { kinds: chosen() });
     const r = await TDM.api(url, { method: "POST", body });
-    if (!r.ok) throw new Error((r.data && r.data.detail) || T.pushFailed);
+    if (!r.ok) throw new Said((r.data && r.data.detail) || T.pushFailed);
     subscribed = true;
   }
 
   async function start() {
     const answer = await Notification.requestPermission();
     if (answer !== "granted") { subscribed = false; return; }
+    say(T.pushWorking);
     const info = await TDM.api(url);
-    subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromB64(info.data.key) });
+    if (!info.ok) throw new Said((info.data && info.data.detail) || T.pushFailed);
+    try {
+      subscription = await within(registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromB64(info.data.key) }), SUBSCRIBE_WAIT);
+    } catch (e) {
+      // allowed, yet refused or unanswered: the phone's push service, not the player's choice
+      throw e instanceof Said ? e : new Said(T.pushService);
+    }
     await send();
   }
 
   async function stop() {
     const r = await TDM.api(url, { method: "DELETE", body: { endpoint: subscription.endpoint } });
-    if (!r.ok && r.status !== 404) throw new Error((r.data && r.data.detail) || T.pushFailed);
+    if (!r.ok && r.status !== 404) throw new Said((r.data && r.data.detail) || T.pushFailed);
     await subscription.unsubscribe();
     subscription = null; subscribed = false;
   }
@@ -66,7 +79,7 @@
   button.addEventListener("click", async () => {
     button.disabled = true;
     try { await (subscribed ? stop() : start()); show(); }
-    catch (e) { say(e.message || T.pushFailed); }
+    catch (e) { say(e instanceof Said ? e.message : T.pushFailed); }
     finally { button.disabled = false; }
   });
 
@@ -75,7 +88,8 @@
     if (!able) {
       const apple = /iPhone|iPad|iPod/.test(navigator.userAgent) && !navigator.standalone;
       card.hidden = false; button.hidden = true;
-      say(apple ? T.pushApple : T.pushUnable);
+      // browsers give notices to secure (https) pages only: the cause is the address, not the phone
+      say(!window.isSecureContext ? T.pushInsecure : apple ? T.pushApple : T.pushUnable);
       return;
     }
     registration = await navigator.serviceWorker.register("/p/sw.js", { scope: "/p/" });

@@ -574,7 +574,10 @@ class HouseRules:
         return [Decimal(str(a)).quantize(Decimal("0.01")) for a in self.mystery_envelopes]
 
     def notifies(self, kind: str) -> bool:
-        """Whether the house sends this kind of notice (``tournaments.notices.rules.KINDS``)."""
+        """Whether the house sends this kind of notice (``tournaments.notices.rules.KINDS``) in
+        this event: a bounty won only in a bounty event, so no player is offered it elsewhere."""
+        if kind == "bounty" and self.bounty == "NONE":
+            return False
         return bool(getattr(self, f"notify_{kind}", False))
 
     def late_stack(self, full: int) -> int:

@@ -48,7 +48,7 @@ def service(settings):
 def test_notify_me_subscribes_this_phone_and_stop_deletes_it(browser_page, make_tournament, service):
     page = browser_page
     page.set_viewport_size({"width": 390, "height": 844})
-    t = make_tournament(name="Sunday Special", table_size=10)
+    t = make_tournament(name="Sunday Special", table_size=10, settings={"bounty": "FIXED", "bounty_amount": "20"})
     (entry,) = add_entries(t, 1)
     _key, _auth, keys = browser_keys()
     subscription = {"endpoint": service.origin + "/ok/phone", "expirationTime": None, "keys": keys}
@@ -117,3 +117,43 @@ def test_the_service_worker_shows_a_delivered_notice(browser_page, make_tourname
         "async () => { const r = await navigator.serviceWorker.ready; const n = await r.getNotifications(); return n.length ? n.map(x => [x.title, x.body, x.tag]) : null; }"
     ).json_value()
     assert shown == [["Sunday Special", "Table 3 breaks: go to table 1, seat 7", f"seat-{entry.pk}"]]
+
+
+# A push service the phone cannot reach: permission granted, and the browser's subscribe()
+# refused with its own words in English.
+REFUSING = """
+(() => {
+  PushManager.prototype.subscribe = async function () { throw new DOMException("Registration failed - permission denied", "AbortError"); };
+  PushManager.prototype.getSubscription = async function () { return null; };
+})();
+"""
+
+
+def test_a_push_service_that_refuses_is_said_in_the_players_language_and_only_what_the_event_sends_is_offered(browser_page, make_tournament, service):
+    """In Italian, in an event without bounties: "A bounty won" is not offered, a subscription
+    keeps only what the event can send, and a push service that refuses is told in the player's
+    words (never the browser's "Registration failed - permission denied"), the button usable again."""
+    page = browser_page.context.browser.new_context(locale="it-IT").new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    t = make_tournament(name="Serata", table_size=10)
+    (entry,) = add_entries(t, 1)
+    page.context.grant_permissions(["notifications"], origin=browser_page.base_url)
+    page.add_init_script(REFUSING)
+    page.goto(browser_page.base_url + f"/p/{entry.phone_token}/")
+    button = page.get_by_role("button", name="Avvisami")
+    expect(button).to_be_visible()
+    expect(page.locator("#push-kinds")).not_to_contain_text("taglia")  # no bounty in this event
+    button.click()
+    status = page.locator("#push-status")
+    expect(status).to_contain_text("Il servizio di avvisi di questo telefono non ha risposto")
+    expect(status).not_to_contain_text("Registration failed")
+    expect(button).to_be_enabled()
+    assert not PushSubscription.objects.exists()
+    assert problems(page, "phone page, push service refused") == []
+
+    # the API keeps to what the event can send, whatever a phone asks for
+    _key, _auth, keys = browser_keys()
+    body = {"endpoint": service.origin + "/ok/other", "keys": keys, "kinds": ["seat", "bounty"]}
+    answer = page.request.post(browser_page.base_url + f"/p/{entry.phone_token}/push/", data=json.dumps(body), headers={"Content-Type": "application/json"})
+    assert answer.status == 201 and answer.json()["kinds"] == ["seat"]
+    page.context.close()

@@ -148,9 +148,10 @@ def subscribe(entry: Entry, subscription, *, kinds=None, language: str = "it", a
         raise ValidationFailed("endpoint_not_allowed", _("endpoint: this address is not a push service the house sends to."), field="endpoint")
     if not transport.keys_valid(keys.get("p256dh"), keys.get("auth")):
         raise ValidationFailed("keys_invalid", _("keys: the browser's p256dh and auth keys are missing or not valid."), field="keys")
-    chosen = _kinds(kinds)
-    language = language if language in ("it", "en") else "it"
     entry = Entry.objects.select_related("tournament").get(pk=entry.pk)
+    rules = HouseRules.of(entry.tournament)
+    chosen = [k for k in _kinds(kinds) if rules.notifies(k)]  # what this event can send, nothing else
+    language = language if language in ("it", "en") else "it"
     person_id = entry.person_id
     held = PushSubscription.objects.filter(endpoint=endpoint).values("person_id", "p256dh", "auth", "kinds", "language").first()
     if held == {"person_id": person_id, "p256dh": keys["p256dh"], "auth": keys["auth"], "kinds": chosen, "language": language}:
