@@ -1,4 +1,5 @@
-"""Real processes for end-to-end tests: an embedded Redis, the ASGI web server, a Celery worker.
+"""Real processes for end-to-end tests: an embedded Redis, the ASGI web server, a Celery worker,
+and a slow network hop to Redis.
 
 They share the test database with the test process (use transactional tests so that rows are
 committed), so a test can act through the services and watch what the product does.
@@ -10,8 +11,10 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
@@ -132,6 +135,70 @@ class EmbeddedRedis:
     def stop(self):
         self.proc.terminate()
         self.proc.wait(10)
+
+
+class SlowSubscriptions:
+    """A network hop between a web process and Redis (a TCP proxy) on which a subscription takes
+    ``hold`` seconds to reach Redis, as from a web process on another machine: for that long a
+    subscriber that has sent its SUBSCRIBE is not yet subscribed, and what is published meanwhile
+    never reaches it. Every other command passes at once. ``drop()`` cuts every connection
+    through it (a network blip: the subscriber reconnects)."""
+
+    def __init__(self, upstream_url: str, hold: float):
+        up = urlparse(upstream_url)
+        self.upstream, self.hold = (up.hostname or "127.0.0.1", up.port or 6379), hold
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self.listener.getsockname()[1]}{up.path or '/0'}"
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, name="slow-hop", daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                near, _address = self.listener.accept()
+                far = socket.create_connection(self.upstream, timeout=5)
+            except OSError:
+                return  # closed
+            far.settimeout(None)
+            with self._lock:
+                self._open.update((near, far))
+            threading.Thread(target=self._pump, args=(near, far, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(far, near, False), daemon=True).start()
+
+    def _pump(self, source, sink, upstream):
+        try:
+            while data := source.recv(65536):
+                if upstream and b"SUBSCRIBE" in data:
+                    time.sleep(self.hold)  # the hop's latency, not a wait of the test's
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            self._cut((source, sink))
+
+    def _cut(self, sockets):
+        with self._lock:
+            for s in sockets:
+                self._open.discard(s)
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+
+    def drop(self):
+        with self._lock:
+            held = list(self._open)
+        self._cut(held)
+
+    def close(self):
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+        except OSError:
+            pass
+        self.listener.close()
+        self.drop()
 
 
 def _redis_ping(url):

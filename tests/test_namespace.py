@@ -36,6 +36,7 @@ def test_the_default_namespace_is_per_installation_and_can_be_set(monkeypatch):
 def test_every_redis_name_carries_the_namespace():
     ns = settings.TDM_NAMESPACE
     assert realtime.channel() == f"{ns}:tournament-changed"
+    assert realtime.changes_key() == f"{ns}:changes"
     assert settings.CACHES["default"]["KEY_PREFIX"] == ns
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] == f"{ns}:"
 

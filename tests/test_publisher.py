@@ -12,15 +12,24 @@ from tdmanager import realtime
 
 
 class Channel:
-    """The Redis client's PUBLISH, in memory: what went out, when, and from which thread."""
+    """The Redis client's PUBLISH, in memory: what went out, when, and from which thread; and
+    HINCRBY, the tournaments' counts of notices (``counted``: each count as it was published)."""
 
     def __init__(self):
         self.sent = []
+        self.counts = {}
+        self.counted = []
         self.lock = threading.Lock()
+
+    def hincrby(self, key, field, amount=1):
+        with self.lock:
+            self.counts[(key, field)] = self.counts.get((key, field), 0) + amount
+            return self.counts[(key, field)]
 
     def publish(self, channel, message):
         with self.lock:
             self.sent.append((json.loads(message), time.monotonic(), threading.current_thread().name))
+            self.counted.append(dict(self.counts))
 
     def actions(self):
         return [(m["tournament"], m["action"]) for m, _at, _thread in self.sent]
@@ -53,6 +62,22 @@ def test_a_burst_is_folded_and_its_last_change_always_sent(redis, settings):
     if len(sevens) == 2:  # the first went at once: the last waited the gap
         at = [at for m, at, _thread in redis.sent if m["tournament"] == 7]
         assert at[1] - at[0] >= 0.2
+
+
+def test_a_tournaments_notice_is_counted_before_it_goes_out(redis, settings):
+    """Each tournament's count of notices goes up by one before its notice is published (a hub
+    that hears it reads a count that has it; one that missed it finds its build behind the
+    count); a screen's revocation is not counted."""
+    settings.TDM_PUBLISH_GAP_MS = 0
+    key = realtime.bus.changes_key()
+    for action in ("sale", "bust"):
+        realtime.tournament_changed(7, action)
+        assert realtime.changes.publisher.wait_sent(timeout=5)
+    realtime.tournament_changed(8, "sale")
+    realtime.screen_revoked("abc")
+    assert realtime.changes.publisher.wait_sent(timeout=5)
+    as_published = [(m["tournament"], m["action"], counts.get((key, m["tournament"]))) for (m, _at, _t), counts in zip(redis.sent, redis.counted, strict=True)]
+    assert as_published == [(7, "sale", 1), (7, "bust", 2), (8, "sale", 1), (None, "screen-revoked", None)]
 
 
 def test_a_change_inside_the_gap_waits_for_it_and_one_after_goes_at_once(redis, settings):

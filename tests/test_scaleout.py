@@ -11,6 +11,8 @@ beat, on PostgreSQL and Redis, as docs/operating.md ("Scaling out") deploys them
   jump when it does.
 - A phone subscribed through one web process hears an announcement made through the other,
   sent by the worker started without ``-Q`` (the notices' own queue is among those it serves).
+- A web process a slow network hop from Redis subscribes again after a blip, and the director
+  acts the moment it has built its screens' state anew: the screens of both processes show it.
 
 On SQLite it is skipped: SQLite is for one machine and one web process.
 """
@@ -29,9 +31,22 @@ from django.conf import settings
 from django.utils import timezone
 
 from tests.pushservice import Phone, PushService
-from tests.servers import ROOT, SCALED_OUT, EmbeddedRedis, database_env, sse_states, start_beat, start_web, start_worker, stop, wait_for
+from tests.servers import (
+    ROOT,
+    SCALED_OUT,
+    EmbeddedRedis,
+    SlowSubscriptions,
+    database_env,
+    sse_states,
+    start_beat,
+    start_web,
+    start_worker,
+    stop,
+    wait_for,
+)
 from tournaments.cashier import services as cashier
 from tournaments.clock import rules as clock_rules
+from tournaments.clock import services as clock_services
 from tournaments.clock.selectors import structure_items
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor
@@ -98,6 +113,7 @@ class Screen:
 
     def __init__(self, base, tournament_id, token):
         self.states, self._new = [], queue.Queue()
+        self._more = threading.Condition()
         self.url = f"{base}/live/{tournament_id}/stream/?token={token}"
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -105,10 +121,17 @@ class Screen:
         try:
             with httpx.stream("GET", self.url, timeout=httpx.Timeout(WAIT, read=60)) as r:
                 for state in sse_states(r):
-                    self.states.append(state)
+                    with self._more:
+                        self.states.append(state)
+                        self._more.notify_all()
                     self._new.put(state)
         except httpx.HTTPError:
             pass  # the server stopped at the end of the test
+
+    def more_than(self, count, what, timeout=WAIT):
+        """Until it has been sent more than ``count`` states."""
+        with self._more:
+            assert self._more.wait_for(lambda: len(self.states) > count, timeout), f"{self.url}: no state after the {count}th: {what}"
 
     def wait(self, predicate, what, timeout=WAIT):
         """The first state from now on (or already received) that satisfies ``predicate``."""
@@ -262,3 +285,72 @@ def test_two_web_processes_a_worker_and_a_beat(scaled, make_tournament, make_per
         assert phone.read(service.to("/ok/scale-out")[0])["body"] == "Cena alle 21"
     finally:
         service.close()
+
+
+def test_a_change_made_as_a_web_process_subscribes_again_reaches_its_screens(transactional_db, settings, make_tournament, make_person, director):
+    """Two web processes; the second's Redis is a slow hop away: its SUBSCRIBE takes 0.3 s to get
+    there, as from another machine. Ten times a network blip cuts that process's subscription;
+    it subscribes again and builds its screen's state anew (what it may have missed meanwhile),
+    and the director pauses or resumes the clock the moment that state reaches the screen. Both
+    processes' screens show the change within the bound (a look at the counts of notices and a
+    build): the second process, not subscribed yet when it was told, must not miss it."""
+    import os
+
+    from tdmanager import realtime
+
+    redis_server = None
+    url = os.getenv("REDIS_URL")
+    if not url:
+        redis_server = EmbeddedRedis()
+        url = redis_server.url
+    namespace = f"tdm-scaleout-resubscribe-{os.getpid()}"
+    settings.REDIS_URL, settings.TDM_NAMESPACE, settings.TDM_ARM_CLOCK_TASKS = url, namespace, False
+    realtime.bus._client = None
+    hop = SlowSubscriptions(url, hold=0.3)
+    env = database_env()
+    env.update(REDIS_URL=url, TDM_NAMESPACE=namespace, TDM_STREAM_BALANCE_SECONDS="0", TDM_ARM_CLOCK_TASKS="false")
+    bound = realtime.Hub.recheck + 3
+    webs = []
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            started = [pool.submit(start_web, env), pool.submit(start_web, {**env, "REDIS_URL": hop.url})]
+            for future in started:
+                try:
+                    webs.append(future.result())
+                except Exception:
+                    continue
+            for future in started:
+                future.result()
+        actor = Actor(director, "test")
+        t = make_tournament(name="Resubscribe")
+        for _ in range(3):
+            cashier.register(t, make_person(), method="CASH", actor=actor)
+        lifecycle.start(t, actor=actor)
+        clock_services.start_clock(t, actor=actor)
+        token = DisplayScreen.objects.create(name="Lobby", tournament=t, token="resubscribe-lobby").token
+        near, far = (Screen(f"http://127.0.0.1:{web.port}", t.pk, token) for web in webs)
+        for screen in (near, far):
+            screen.wait(lambda s: s["clock"]["status"] == "RUNNING", "the clock runs")
+        for n in range(10):
+            seen = len(far.states)
+            hop.drop()
+            far.more_than(seen, "the state built anew after the blip")
+            change = (clock_services.pause, clock_services.resume)[n % 2]
+            change(t, actor=actor, reason="resubscribe test")
+            seq = TournamentEvent.objects.filter(tournament=t).order_by("-id").values_list("id", flat=True).first()
+            status = ("PAUSED", "RUNNING")[n % 2]
+            for screen in (near, far):
+                screen.wait(lambda s: s["seq"] >= seq and s["clock"]["status"] == status, f"round {n}: the clock {status}", timeout=bound)
+    finally:
+        for web in webs:
+            stop(web, sig_kill=True)
+        hop.close()
+        realtime.bus._client = None
+        if redis_server:
+            redis_server.stop()
+        else:
+            import redis
+
+            client = redis.Redis.from_url(url)
+            for key in client.scan_iter(f"{namespace}:*"):
+                client.delete(key)

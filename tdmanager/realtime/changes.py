@@ -2,8 +2,10 @@
 
 Services call ``tournament_changed`` on commit. With Redis configured the message goes out
 on a pub/sub channel (``bus``) that every web process listens to; each pushes a fresh snapshot
-to its connected displays and dashboards (``fanout``). Without Redis (tests, management
-commands) local listeners registered in this process are still called.
+to its connected displays and dashboards (``fanout``). Pub/sub keeps nothing, so a tournament's
+notice is counted in Redis before it goes out: a process that did not hear it finds out by the
+count. Without Redis (tests, management commands) local listeners registered in this process
+are still called.
 """
 
 import atexit
@@ -15,7 +17,7 @@ import time
 
 from django.conf import settings
 
-from .bus import channel, redis_client
+from .bus import changes_key, channel, redis_client
 
 log = logging.getLogger(__package__)  # one logger for the whole transport
 
@@ -63,17 +65,23 @@ def _announce(message: dict) -> None:
             log.exception("local realtime listener failed")
     client = redis_client()
     if client is not None:
-        publisher.send(client, channel(), message)
+        publisher.send(client, channel(), message, changes_key())
 
 
 def _publish(notices: list[tuple]) -> None:
-    """Send ``notices`` (``(client, channel, message)``): a batch holds a notice per tournament
-    due at once, a few at most."""
-    for client, name, message in notices:
+    """Send ``notices`` (``(client, channel, message, counts)``): a batch holds a notice per
+    tournament due at once, a few at most. A tournament's notice is counted first (its count in
+    the ``counts`` hash): a hub that hears the notice then reads a count that has it, and one
+    that does not hear it (not subscribed at that moment, or the PUBLISH lost) finds its last
+    build behind the count at its next look (``Hub.recheck``)."""
+    for client, name, message, counts in notices:
         try:
+            if isinstance(message.get("tournament"), int):
+                client.hincrby(counts, message["tournament"], 1)
             client.publish(name, json.dumps(message))
         except Exception:
-            # The change is committed; displays will catch up through their polling fallback.
+            # The change is committed. Counted, the hubs find it at their next look; else the
+            # screens catch up at the next change, or through their polling fallback.
             log.warning("could not publish %s for tournament %s", message["action"], message["tournament"])
             continue
         if isinstance(message.get("tournament"), int):
@@ -122,13 +130,14 @@ class Publisher:
     def gap() -> float:
         return settings.TDM_PUBLISH_GAP_MS / 1000
 
-    def send(self, client, name: str, message: dict) -> None:
-        """Send ``message`` on the channel ``name`` of the Redis of ``client`` (the ones in
-        force when the change was made, not when it is sent)."""
+    def send(self, client, name: str, message: dict, counts: str) -> None:
+        """Send ``message`` on the channel ``name`` of the Redis of ``client``, a tournament's
+        counted in the hash ``counts`` first (the ones in force when the change was made, not
+        when it is sent)."""
         tid = message.get("tournament")
         with self._lock:
             key = tid if tid is not None else ("login", message["login"]) if message.get("login") else ("screen", message.get("screen"))
-            self._waiting[key] = (client, name, message)
+            self._waiting[key] = (client, name, message, counts)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="tdm-publisher", daemon=True)
                 self._thread.start()

@@ -3,7 +3,8 @@
 It hears the change notices (``changes``) on the Redis channel (``bus``), builds a changed
 tournament's snapshot once, coalesced, in threads of its own, and hands the same text
 (``frames``) to every stream and poll of it; it ends the streams of a revoked screen or an
-ended login, and balances its open streams with the other web processes' (``balance``).
+ended login, and balances its open streams with the other web processes' (``balance``). A
+notice it did not hear (pub/sub keeps nothing) it finds by the tournaments' counts of notices.
 """
 
 import asyncio
@@ -19,7 +20,7 @@ from django.conf import settings
 
 from .admissions import Admissions
 from .balance import report_streams, streams_to_shed
-from .bus import channel, redis_client, streams_key
+from .bus import change_counts, channel, redis_client, streams_key
 from .changes import add_local_listener
 from .frames import CLOSE, KEEPALIVE, _built, _next_text
 
@@ -37,6 +38,21 @@ def _off_request(fn, *args):
         return fn(*args)
     finally:
         close_old_connections()
+
+
+def _counted_build(counted: bool, builder, tournament_id: int, phone_builder, previous):
+    """``_built``, the tournament's count of change notices read first (``counted``: Redis is
+    there) into the text's ``changes``: each change counted by then was committed before, so
+    the build shows it. A count that cannot be read is None (the next look builds again)."""
+    changes = None
+    if counted:
+        try:
+            changes = change_counts([tournament_id])[tournament_id]
+        except Exception as exc:
+            log.warning("realtime: could not read the count of changes of tournament %s: %s", tournament_id, exc)
+    text = _built(builder, tournament_id, phone_builder, previous)
+    text.changes = changes
+    return text
 
 
 _executors: dict[str, ThreadPoolExecutor] = {}
@@ -63,6 +79,13 @@ class Hub:
     A connecting client is given ``latest`` when it is current (built after the last change
     heard, less than ``max_age`` old), or waits for the one build in flight, shared by every
     client connecting at that moment.
+
+    No published state is missed for longer than ``recheck``: Redis pub/sub keeps nothing, and
+    a notice published while this process is not subscribed (it is starting, or its
+    subscription is coming back) or lost on its way is never heard. So the hub counts itself
+    subscribed only once Redis has answered the subscription, and then builds again what it
+    watches (``_resync``); and every ``recheck`` seconds it compares the tournaments' counts of
+    notices in Redis with the count each last build read (``catch_up``).
     """
 
     #: ``tournament id -> dict``: handed over by the tournaments app when it is ready
@@ -85,6 +108,12 @@ class Hub:
     max_age = 30.0
     #: seconds between two ``KEEPALIVE`` handed to every client
     heartbeat = 15.0
+    #: seconds between two looks at the counts of change notices of the tournaments watched here
+    #: (``catch_up``): the most a state whose notice this process did not hear is late, as the
+    #: screens that cannot stream poll theirs
+    recheck = 5.0
+    #: seconds before subscribing again after the subscription was lost
+    resubscribe_after = 1.0
     #: seconds a tournament stays watched after a phone or a lobby screen last polled its state
     #: (their polling fallback, every 5 s; ``polled``): meanwhile every change builds it (with
     #: the phones' index for phones) as for streams, and the polls are answered from memory
@@ -106,6 +135,7 @@ class Hub:
         self._waiters: dict[int, list] = {}  # futures of connecting clients waiting for a build
         self._beat = None  # the task handing out KEEPALIVE
         self._balancer = None  # the task comparing this process's open streams with the others' (``_balance``)
+        self._checker = None  # the task looking at the counts of change notices (``_recheck``)
         self.me = f"{socket.gethostname()}:{os.getpid()}"  # this process among the web processes
         self.phones: dict[int, int] = {}  # phones watching, per tournament
         self.tokens: dict[str, tuple[int, int]] = {}  # phone token -> (tournament, entry), of the phones' indexes built here
@@ -408,6 +438,9 @@ class Hub:
             balancing = self._balancer is not None and not self._balancer.done() and self._balancer.get_loop() is loop
             if settings.TDM_STREAM_BALANCE_SECONDS > 0 and not balancing:
                 self._balancer = loop.create_task(self._balance(settings.TDM_STREAM_BALANCE_SECONDS), context=contextvars.Context())
+            checking = self._checker is not None and not self._checker.done() and self._checker.get_loop() is loop
+            if self.recheck > 0 and not checking:
+                self._checker = loop.create_task(self._recheck(), context=contextvars.Context())
         elif self.loop is not loop:
             # One process, no Redis: services call tournament_changed in a worker thread.
             # Register the listener once per event loop, not once per connecting browser.
@@ -486,9 +519,18 @@ class Hub:
             log.error("realtime: no snapshot builder was handed to the hub")
             return None
         phone_builder = self.phone_builder if phones else None
+        # the count is read while subscribed only: Redis away, a build would wait on it
+        counted = bool(settings.REDIS_URL) and self._listening.is_set()
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                executor("build"), _off_request, _built, self.snapshot_builder, tournament_id, phone_builder, self.latest.get(tournament_id)
+                executor("build"),
+                _off_request,
+                _counted_build,
+                counted,
+                self.snapshot_builder,
+                tournament_id,
+                phone_builder,
+                self.latest.get(tournament_id),
             )
         except Exception:
             log.exception("realtime: snapshot failed for %s", tournament_id)
@@ -507,7 +549,9 @@ class Hub:
         """Stop listening and handing out ``KEEPALIVE`` (the web process shuts down), waiting up to
         ``timeout`` seconds for both to end."""
         tasks = [
-            task for task in (self.task, self._beat, self._balancer) if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop()
+            task
+            for task in (self.task, self._beat, self._balancer, self._checker)
+            if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop()
         ]
         for task in tasks:
             task.cancel()
@@ -553,9 +597,11 @@ class Hub:
                 log.info("realtime: %s of %s open streams ended to reconnect elsewhere (the others hold %s)", ended, mine, others)
 
     def stop_heartbeat(self) -> None:
-        """Stop handing out ``KEEPALIVE`` (an event loop being shut down: a test's own)."""
-        if self._beat is not None:
-            self._beat.cancel()
+        """Stop handing out ``KEEPALIVE``, and looking at the counts (an event loop being shut
+        down: a test's own)."""
+        for task in (self._beat, self._checker):
+            if task is not None:
+                task.cancel()
 
     async def _heartbeat(self):
         """Every ``heartbeat`` seconds a ``KEEPALIVE`` to every client (one that stopped reading,
@@ -568,24 +614,59 @@ class Hub:
                         queue.put_nowait(KEEPALIVE)
 
     def _resync(self):
-        """After the subscription was lost, changes may have been missed: rebuild what is watched."""
+        """Subscribed: what was built before may have missed a change (none is heard while not
+        subscribed, and a stream may be served before the first subscription, ``current``'s
+        wait given up): rebuild what is watched."""
         for tournament_id in set(self.latest) | set(self.clients):
             self.changed(tournament_id)
+
+    async def _recheck(self):
+        """Every ``recheck`` seconds while subscribed: ``catch_up`` with the counts of the
+        tournaments watched here. A look that fails (Redis away) waits for the next: the
+        subscription, when it is back, builds everything again anyway."""
+        while True:
+            await asyncio.sleep(self.recheck)
+            if not self._listening.is_set():
+                continue
+            known = set(self.clients) | set(self.latest) | set(self._polled) | set(self._screens_polled)
+            watched = [tournament_id for tournament_id in known if self._watched(tournament_id)]
+            if not watched:
+                continue
+            try:
+                counts = await asyncio.to_thread(change_counts, watched)
+            except Exception as exc:
+                log.warning("realtime: could not read the counts of changes: %s", exc)
+                continue
+            self.catch_up(counts)
+
+    def catch_up(self, counts: dict[int, int]) -> None:
+        """Build again each tournament of ``counts`` (its count of change notices sent) whose
+        last build is behind it: a notice this process did not hear (published while it was
+        not subscribed, or lost on its way); or not built since the last change heard (its
+        builds failed). A build under way is left alone: the next look judges it."""
+        for tournament_id, count in counts.items():
+            builder = self._builders.get(tournament_id)
+            if builder is not None and not builder.done():
+                continue
+            text, built = self.latest.get(tournament_id), self._built_at.get(tournament_id)
+            if text is None or getattr(text, "changes", None) != count or built is None or built[0] != self._heard.get(tournament_id, 0):
+                self.changed(tournament_id)
 
     async def _listen_redis(self):
         import redis.asyncio as aioredis
 
-        subscribed_before = False
         while True:
             try:
                 client = aioredis.Redis.from_url(settings.REDIS_URL)
                 pubsub = client.pubsub()
-                await pubsub.subscribe(channel())
-                self._listening.set()
-                if subscribed_before:
-                    self._resync()
-                subscribed_before = True
+                await pubsub.subscribe(channel())  # sent: Redis has it once it answers (below)
                 async for message in pubsub.listen():
+                    if message.get("type") == "subscribe":
+                        # From now on every notice is heard; one published before, while the
+                        # SUBSCRIBE was on its way (or the subscription lost), was not.
+                        self._listening.set()
+                        self._resync()
+                        continue
                     if message.get("type") != "message":
                         continue
                     heard = json.loads(message["data"])
@@ -598,8 +679,8 @@ class Hub:
                 raise
             except Exception:
                 self._listening.clear()
-                log.warning("realtime: redis subscription lost, retrying in 1 s")
-                await asyncio.sleep(1)
+                log.warning("realtime: redis subscription lost, retrying in %s s", self.resubscribe_after)
+                await asyncio.sleep(self.resubscribe_after)
 
 
 hub = Hub()

@@ -24,6 +24,9 @@ class SnapshotText(str):
 
     frame: bytes = b""
     expires: float = float("inf")  # ``expires_at``: past it the state is no longer current
+    #: the tournament's count of change notices read as the build began (``bus.change_counts``):
+    #: it shows every change counted so far; None: not read
+    changes: int | None = None
 
 
 def parsed(text: str) -> dict:

@@ -106,7 +106,7 @@ def test_the_sweep_recovers_every_missed_transition(running, actor):
 
 
 class MarkerRedis:
-    """The few Redis calls arming a countdown makes (SET NX, PUBLISH), in memory."""
+    """The few Redis calls arming a countdown makes (SET NX, HINCRBY, PUBLISH), in memory."""
 
     def __init__(self):
         self.keys = set()
@@ -116,6 +116,9 @@ class MarkerRedis:
             return None
         self.keys.add(key)
         return True
+
+    def hincrby(self, key, field, amount=1):
+        return amount
 
     def publish(self, channel, message):
         return 0

@@ -474,6 +474,9 @@ def test_a_change_hands_the_notices_to_the_worker_once_on_the_publishers_thread(
             self.keys[key] = value
             return True
 
+        def hincrby(self, key, field, amount=1):
+            return amount
+
         def publish(self, name, data):
             return 0
 
