@@ -305,7 +305,7 @@ _TOURNAMENT_KEY = compiled.Compiled(lambda pk: Tournament.objects.filter(pk=pk).
 # answers with the open slips, and compiling the query cost more than running it.
 _SLIPS = compiled.Compiled(
     lambda tid, move: (
-        PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk=move), tournament_id=tid)
+        PendingMove.objects.filter(Q(status__in=(PendingMove.PROPOSED, PendingMove.WAITING)) | Q(pk=move), tournament_id=tid)
         .order_by("id")
         .values_list(
             *[n for n, _a in _SLIP],
@@ -322,12 +322,17 @@ _SLIPS = compiled.Compiled(
 def _slips(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove]]:
     """The open slips, oldest first, and the slips named in ``also`` (done or not), in one
     query that reads of the player and of who confirmed only what a slip shows."""
+    return _slips_and_waiting(t, also)[:2]
+
+
+def _slips_and_waiting(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove], list[PendingMove]]:
+    """``_slips``, and in the same query the moves waiting for a hand-for-hand hand (CLK-06)."""
     tid = int(getattr(t, "pk", t))
     also = set(also)
     if len(also) > 1:  # a confirm of several slips at once: the plain ORM query
         related = ("entry__number", "entry__person", "entry__person__first_name", "entry__person__last_name", "done_by__username")
         rows = list(
-            PendingMove.objects.filter(Q(status=PendingMove.PROPOSED) | Q(pk__in=also), tournament_id=tid)
+            PendingMove.objects.filter(Q(status__in=(PendingMove.PROPOSED, PendingMove.WAITING)) | Q(pk__in=also), tournament_id=tid)
             .select_related("entry__person", "done_by")
             .only(*[n for n, _a in _SLIP], *related)
             .order_by("id")
@@ -344,17 +349,26 @@ def _slips(t, also=()) -> tuple[list[PendingMove], dict[int, PendingMove]]:
             if m.done_by_id is not None:
                 m.done_by = compiled.instance(_USER_MODEL, _SLIP_USER_NAMES, values[c:], alias)
             rows.append(m)
-    return [m for m in rows if m.status == PendingMove.PROPOSED], {m.pk: m for m in rows if m.pk in also}
+    return (
+        [m for m in rows if m.status == PendingMove.PROPOSED],
+        {m.pk: m for m in rows if m.pk in also},
+        [m for m in rows if m.status == PendingMove.WAITING],
+    )
 
 
 def outcome_data(t, out, confirmed=()) -> dict:
     """What a floor action changed, for the caller: busts and places, breaks, slips, halts;
-    ``moves``: the slips still open (what the floor has to do next). ``confirmed``: slips
-    confirmed by this call, given back under ``confirmed`` (one query reads them all)."""
+    ``moves``: the slips still open (what the floor has to do next); ``waiting``, during
+    hand-for-hand, the balancing moves waiting for a table's hand (their tables, not yet their
+    player: CLK-06). ``confirmed``: slips confirmed by this call, given back under
+    ``confirmed`` (one query reads them all)."""
     move_id = out.move.pk if out is not None and out.move is not None else None
     wanted = {*confirmed, *([move_id] if move_id else [])}
-    pending, named = _slips(t, wanted)
+    pending, named, waiting = _slips_and_waiting(t, wanted)
     data = {"moves": [selectors.move_dict(m) for m in pending]}
+    if waiting:  # CLK-06: moves not to make yet, their player not chosen until the hand is over at both tables
+        finished = selectors.hand_finished_at(t)
+        data["waiting"] = [selectors.waiting_dict(m, finished) for m in waiting]
     if out is not None:
         data.update(broken=out.broken, final_table=out.final_table, halted=out.halted)
     if out is not None and out.busts:
@@ -590,7 +604,8 @@ class ConfirmMovesView(SeatingAPIView):
     """POST: several move slips are done at once — ``{"moves": [slip ids]}``, e.g. every player
     of a broken table has sat down. All or nothing: a slip no longer open refuses the whole call
     (409, saying what happened to it: ``move_done``, ``move_superseded``, ``move_undone`` or
-    ``move_player_out``). Honours an ``Idempotency-Key``: a repeat gets the first answer.
+    ``move_player_out``; ``move_waiting_for_hand`` for a move still waiting for a table's
+    hand-for-hand hand). Honours an ``Idempotency-Key``: a repeat gets the first answer.
     Answers ``confirmed`` (the slips, now done) and ``moves`` (those still open)."""
 
     @extend_schema(request=ConfirmMovesSerializer, responses=OpenApiTypes.OBJECT)

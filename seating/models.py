@@ -120,10 +120,21 @@ class PendingMove(models.Model):
     final-table moves are drawn and applied to the seat map at once (``applied`` from the
     start); they stay PROPOSED until the floor confirms the player has moved. A manual move
     is DONE when it is recorded. An undone move is UNDONE.
+
+    During hand-for-hand a balancing move off or onto a table still playing the hand is
+    WAITING (CLK-06): its tables are known, its player and seat (kept as the plan has them
+    now) are not shown and not final; it becomes PROPOSED, the player and the seat chosen
+    then, once both tables have finished the hand. It cannot be confirmed while it waits.
     """
 
-    PROPOSED, DONE, SUPERSEDED, UNDONE = "PROPOSED", "DONE", "SUPERSEDED", "UNDONE"
-    STATUSES = [(PROPOSED, _("proposed")), (DONE, _("done")), (SUPERSEDED, _("superseded")), (UNDONE, _("undone"))]
+    PROPOSED, DONE, SUPERSEDED, UNDONE, WAITING = "PROPOSED", "DONE", "SUPERSEDED", "UNDONE", "WAITING"
+    STATUSES = [
+        (PROPOSED, _("proposed")),
+        (DONE, _("done")),
+        (SUPERSEDED, _("superseded")),
+        (UNDONE, _("undone")),
+        (WAITING, _("waiting for the hand")),
+    ]
     BALANCE, BREAK, FINAL_TABLE, MANUAL = "BALANCE", "BREAK", "FINAL_TABLE", "MANUAL"
     KINDS = [(BALANCE, _("balancing")), (BREAK, _("table break")), (FINAL_TABLE, _("final table")), (MANUAL, _("by hand"))]
 

@@ -59,6 +59,11 @@ def tournament_started(sender, tournament, actor, seat_later_sessions=False, **k
     services.tournament_started(tournament, actor, seat_later_sessions=seat_later_sessions)
 
 
+def h4h_hand_closed(sender, tournament, actor, **kwargs):
+    """CLK-06: the director closed the hand-for-hand hand everywhere: the moves that waited for it are made."""
+    services.hand_closed_everywhere(tournament, actor=actor)
+
+
 # --- answers to what tournaments asks (read side) -------------------------------------------
 
 
@@ -148,6 +153,7 @@ def connect():
     signals.entry_removed.connect(entry_removed, dispatch_uid="seating.entry_removed")
     signals.entries_forfeited.connect(entries_forfeited, dispatch_uid="seating.entries_forfeited")
     signals.tournament_started.connect(tournament_started, dispatch_uid="seating.tournament_started")
+    signals.h4h_hand_closed.connect(h4h_hand_closed, dispatch_uid="seating.h4h_hand_closed")
     signals.seat_wanted.connect(seat_wanted, dispatch_uid="seating.seat_wanted")
     signals.tables_wanted.connect(tables_wanted, dispatch_uid="seating.tables_wanted")
     signals.last_bust_h4h_hand_wanted.connect(last_bust_h4h_hand_wanted, dispatch_uid="seating.last_bust_h4h_hand_wanted")

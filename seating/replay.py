@@ -157,11 +157,20 @@ def _predraw(p: dict) -> tuple[dict, dict]:
 def _balance(p: dict) -> tuple[dict, dict]:
     """BAL-04/05: the moves a balancing plan proposed (the table drawn among equally full or
     short ones, the open seat drawn where the big blind is unknown), those already proposed
-    (``open_slips``) left out as the service leaves them."""
+    (``open_slips``) left out as the service leaves them; during hand-for-hand, those between
+    tables that had finished the hand (``hand_for_hand``: the tables playing it, the slips shown)."""
     tables = [table_of(t) for t in p["tables"]]
     have = {tuple(k) for k in p["open_slips"]}
-    plan = engine.plan_balance(tables, rng=rng_of(p["seed"]), apart=_pairs(p), fixed=frozenset(p["fixed"]), **p["rules"])
-    plan = engine.keep_drawn_seats(plan, have, tables)
+    h4h = p.get("hand_for_hand")
+    if h4h is None:
+        plan = engine.plan_balance(tables, rng=rng_of(p["seed"]), apart=_pairs(p), fixed=frozenset(p["fixed"]), **p["rules"])
+        plan = engine.keep_drawn_seats(plan, have, tables)
+    else:  # CLK-06: between hands, the tables still playing the hand and the slips shown given
+        kept = [tuple(k) for k in h4h["kept"]]
+        between = engine.plan_balance_between_hands(
+            tables, playing=h4h["playing"], kept=kept, rng=rng_of(p["seed"]), apart=_pairs(p), fixed=frozenset(p["fixed"]), **p["rules"]
+        )
+        plan = between.moves
     wanted = dict.fromkeys((m.player, m.from_table, m.from_seat, m.to_table, m.to_seat) for m in plan)
     got = {"moves": [list(k) for k in wanted if k not in have]}
     keys = ("entry", "from_table", "from_seat", "to_table", "to_seat")

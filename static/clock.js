@@ -43,6 +43,11 @@
     // announcement's numbers ("28 left, 27 paid").
     const summary = $("h4h-summary"), tables = s.h4h_tables || [], doneList = s.h4h_done || [], holdList = s.h4h_hold || [];
     summary.hidden = !c.hand_for_hand;
+    // The tables' part is there while hand-for-hand is on; once over, the page says so (at the money: by itself).
+    $("h4h-heading").hidden = $("h4h-tables").hidden = !c.hand_for_hand;
+    const ended = $("h4h-ended"), over = !c.hand_for_hand && s.h4h_ended;
+    ended.hidden = !over;
+    ended.textContent = over ? (s.h4h_ended.money_reached ? T.h4hEndedMoney : T.h4hEnded) : "";
     if (c.hand_for_hand) {
       const playing = tables.filter((n) => !doneList.includes(n) && !holdList.includes(n));
       // Once every player left is paid it is the money, not a bubble (CLK-06).

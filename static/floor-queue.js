@@ -156,7 +156,7 @@
         a.code = data.code || "";
         // a slip that no longer applies: the server said what happened instead, and the map
         // (reloaded when the queue has sent) shows the slips that stand now
-        const slip = ["move_done", "move_superseded", "move_undone", "move_player_out"].includes(data.code);
+        const slip = ["move_done", "move_superseded", "move_undone", "move_player_out", "move_waiting_for_hand"].includes(data.code);
         a.todo = data.code === "already_out" ? T.alreadyOutTodo : slip ? T.slipTodo : T.tapAgain;
       }
       await put(a);

@@ -38,6 +38,11 @@ tournament_started = Signal()
 #: registration, and in a rebuy event the rebuys and the add-on too): the pool is final.
 sales_closed = Signal()
 
+#: CLK-06: the director closed the hand-for-hand hand at every table at once (the next hand, or
+#: hand-for-hand ended), the tables that had not reported it taken as done: the balancing moves
+#: that waited for a table's hand are made now (seating).
+h4h_hand_closed = Signal()
+
 #: A sit & go still registering sold a place (sent after ``entry_paid``, so the player is seated
 #: first): the formats start it by itself once its last place is paid (FMT-09). ``entry``.
 sit_and_go_place_paid = Signal()

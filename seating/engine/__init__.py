@@ -50,6 +50,10 @@ Choices where RULES.md leaves freedom (each one is also stated where it is made)
   blind (either side), then the one that posts the big blind sooner; never the small blind.
 - ``SAME_RELATIVE_POSITION`` (004 Art. 8.2): the open seat whose hands-until-big-blind is
   closest to the mover's at his old table, then the sooner one; never the small blind.
+- Balancing during hand-for-hand (CLK-06): a move off or onto a table still playing the
+  hand waits until that table has reported it complete (its mover and its open seat follow
+  from the blinds, which move on then); a slip once shown stands while its player, its seat
+  and the need for it do (:func:`plan_balance_between_hands`).
 - Breaking (SEAT-04): the receiving tables are filled one player at a time, always the
   table with the fewest players (ties: lowest number), so the result is as balanced as the
   seats allow; at each receiving table the seats used are drawn at random among its open
@@ -89,7 +93,7 @@ are gathered here: callers write ``from seating import engine``.
 """
 
 from .apart import apart_conflicts, partners_of
-from .balance import HALT_SHORT_BY, apply_moves, halted_tables, keep_drawn_seats, plan_balance
+from .balance import HALT_SHORT_BY, HandPlan, apply_moves, halted_tables, keep_drawn_seats, plan_balance, plan_balance_between_hands
 from .breaking import (
     BreakDraw,
     FinalTableDraw,
@@ -129,6 +133,7 @@ __all__ = [
     "BreakDraw",
     "Bust",
     "FinalTableDraw",
+    "HandPlan",
     "LateSeat",
     "Move",
     "Place",
@@ -162,6 +167,7 @@ __all__ = [
     "parse_card",
     "partners_of",
     "plan_balance",
+    "plan_balance_between_hands",
     "plan_break",
     "plan_final_table",
     "rank_by_cards",

@@ -112,6 +112,70 @@ def plan_balance(
         moves.append(move)
 
 
+class HandPlan(NamedTuple):
+    """A balancing plan during hand-for-hand (:func:`plan_balance_between_hands`)."""
+
+    kept: list[tuple]  # the open slips that stand, as given: (player, from_table, from_seat, to_table, to_seat)
+    moves: list[Move]  # new moves between tables that have finished the hand: proposed now
+    waiting: list[Move]  # moves off or onto a table still playing the hand: their player and seat are chosen once it is over
+
+
+def plan_balance_between_hands(
+    tables: Sequence[Table],
+    *,
+    playing: Collection[int],
+    kept: Sequence[tuple] = (),
+    trigger_difference: int = 2,
+    rng: random.Random | None = None,
+    **rules,
+) -> HandPlan:
+    """Balancing during hand-for-hand (CLK-06): moves are made between hands (BAL-01..05).
+
+    Under hand-for-hand every table plays one hand and waits for the others. The player who
+    moves is the next big blind at his table (BAL-03) and his seat is chosen from the big
+    blind at the table he goes to (BAL-04); while a table still plays the hand, the positions
+    known are those of the hand being played (a table's blinds move on when it reports the
+    hand complete), so neither its mover nor its open seat is known yet. A move off or onto a
+    table in ``playing`` therefore waits (``waiting``: the table and the plan's count are
+    known, the player and the seat are not); once both tables have finished the hand it is
+    proposed (``moves``).
+
+    ``kept``: the open slips, oldest first. A slip the floor has been shown is never swapped
+    for another player when a hand ends: it stands while its player still sits in its seat,
+    its seat is still open and it is still a step of a balancing plan (from one of the fullest
+    tables to the shortest ones, two players or more apart; BAL-01 once triggered). The rest
+    of the plan is made around the slips that stand. ``rules`` are :func:`plan_balance`'s.
+    """
+    playing = frozenset(playing)
+    plan = plan_balance(tables, trigger_difference=trigger_difference, rng=rng, **rules)
+    if not plan:
+        return HandPlan([], [], [])
+    stood: list[tuple] = []
+    if kept:
+        bench = _Workbench(tables)
+        live = {t.number: len(t.seats) for t in tables if t.seats and not t.locked}
+        for key in kept:
+            player, from_table, from_seat, to_table, to_seat = key
+            if from_table == to_table or from_table not in live or to_table not in live:
+                continue
+            source, dest = bench.table(from_table), bench.table(to_table)
+            if source.seats.get(from_seat) != player or to_seat not in dest.open_seats():
+                continue
+            most = max(live.values())
+            short = [c for n, c in live.items() if c <= most - 2 and _free_seats(bench.table(n)) > 0]
+            if live[from_table] != most or not short or live[to_table] != min(short):
+                continue
+            bench.move(Move(player, from_table, from_seat, to_table, to_seat, ""))
+            live[from_table] -= 1
+            live[to_table] += 1
+            stood.append(key)
+        if stood:  # the plan was triggered: the rest brings every table within one player
+            plan = plan_balance(bench.result(), trigger_difference=2, rng=rng, **rules)
+    ready = [m for m in plan if m.from_table not in playing and m.to_table not in playing]
+    waiting = [m for m in plan if m.from_table in playing or m.to_table in playing]
+    return HandPlan(stood, ready, waiting)
+
+
 def apply_moves(tables: Sequence[Table], moves: Sequence[Move]) -> list[Table]:
     """New tables with the moves carried out; the inputs are left untouched.
 

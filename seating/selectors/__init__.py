@@ -1,6 +1,7 @@
 """Read-only seating lookups, one module per topic as the services are; nothing here writes.
 
-The topics: ``tables`` (the table map), ``moves`` (move slips), ``busts`` (busts, knockouts,
+The topics: ``tables`` (the table map), ``moves`` (move slips, those waiting for a
+hand-for-hand hand), ``busts`` (busts, knockouts,
 standings), ``draws`` (the draw history and its replay), ``predraw`` (the draw in advance),
 ``manual`` (manual draws), ``constraints`` (keep-apart pairs, reserved seats), ``cardrooms``
 (the room's physical tables), ``dealers``, ``lookup`` (the public seat lookup), ``screens``
@@ -20,7 +21,7 @@ from .dealers import dealer_report, room_dealers
 from .draws import DRAW_ACTIONS, draw_history, draw_replay
 from .lookup import LOOKUP_MAX_RESULTS, LOOKUP_MIN_LETTERS, find_places, find_seats, lookup_query_ok, public_standings, shown_name
 from .manual import manual_draws
-from .moves import move_dict, pending_moves, recent_moves
+from .moves import hand_finished_at, move_dict, pending_moves, recent_moves, waiting_dict, waiting_for, waiting_moves
 from .others import (
     entries_view,
     entry_view,
@@ -63,9 +64,13 @@ __all__ = [
     "public_standings",
     "shown_name",
     "manual_draws",
+    "hand_finished_at",
     "move_dict",
     "pending_moves",
     "recent_moves",
+    "waiting_dict",
+    "waiting_for",
+    "waiting_moves",
     "entries_view",
     "entry_view",
     "h4h_hand_busts",

@@ -46,7 +46,7 @@ def _first_or_zero(rows) -> int:
 
 # What the lobby's snapshot reads about seating after every change of a running event, compiled
 # once (building these queries cost Django more than running them): the tables in play (one
-# row: their count; none when no table is), the first moves to make.
+# row: their count; none when no table is), the first moves to make (and those waiting, below).
 _TABLES_IN_PLAY = Compiled(
     lambda pk: (
         Table.objects.filter(tournament_id=pk, in_play=True)
@@ -78,6 +78,14 @@ _FIRST_MOVES = Compiled(
 )
 
 
+# CLK-06: the balancing moves waiting for a table's hand-for-hand hand (their tables: who moves
+# is chosen once the hand is over there).
+_WAITING_MOVES = Compiled(
+    lambda pk: PendingMove.objects.filter(tournament_id=pk, status=PendingMove.WAITING).order_by("id").values_list("from_table", "to_table")[:DISPLAY_MOVES],
+    PendingMove,
+)
+
+
 def _style_of(pk: int) -> str:
     """The house's public name style of a tournament known by its key (one small read)."""
     return HouseRules.of(Tournament.objects.only("settings", "rule_set", "table_size").get(pk=pk)).seat_lookup_names
@@ -86,10 +94,12 @@ def _style_of(pk: int) -> str:
 def display_summary(tournament) -> dict:
     """What lobby screens show about seating, the same size whatever the field: how many tables
     are in play, the seats version (the seat lookup itself is paged: ``seat_page``) and the
-    moves still to be made (the first ``DISPLAY_MOVES``, ``moves_pending`` counting them all).
-    Three small queries (one round trip on PostgreSQL); none reads the field row by row."""
+    moves still to be made (the first ``DISPLAY_MOVES``, ``moves_pending`` counting them all);
+    during hand-for-hand, the balancing moves waiting for a table's hand (``moves_waiting``: their
+    tables, the player chosen once the hand is over there). Four small queries (one round trip
+    on PostgreSQL); none reads the field row by row."""
     pk = int(getattr(tournament, "pk", tournament))
-    tables, rows, version = rows_together((_TABLES_IN_PLAY, (pk,)), (_FIRST_MOVES, (pk,)), (_SEATS_SEQ, (pk,)))
+    tables, rows, version, waiting = rows_together((_TABLES_IN_PLAY, (pk,)), (_FIRST_MOVES, (pk,)), (_SEATS_SEQ, (pk,)), (_WAITING_MOVES, (pk,)))
     style = HouseRules.of(tournament).seat_lookup_names if hasattr(tournament, "settings") else _style_of(pk)
     names = public_names(((m[0], m[1], m[6], m[7], m[8]) for m in rows), style)
     moves = [_move_dict(m[2:6], name) for m, name in zip(rows, names, strict=True)]
@@ -97,7 +107,13 @@ def display_summary(tournament) -> dict:
         pending = len(moves)
     else:
         pending = PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED).count()
-    return {"tables_in_play": _first_or_zero(tables), "seats_version": _first_or_zero(version), "moves": moves, "moves_pending": pending}
+    return {
+        "tables_in_play": _first_or_zero(tables),
+        "seats_version": _first_or_zero(version),
+        "moves": moves,
+        "moves_pending": pending,
+        "moves_waiting": [{"from_table": a, "to_table": b} for a, b in waiting],
+    }
 
 
 # The sorted seat list of the tournaments asked for last, by seats version: a lobby screen's page

@@ -1,7 +1,8 @@
 """The table map: every table in play with its seats, players, stacks and flags, as the floor sees it.
 
-``engine_tables`` reads the tables as the engine sees them; the map adds the moves to make,
-the open manual draws and who sits with someone to be kept apart.
+``engine_tables`` reads the tables as the engine sees them; the map adds the moves to make
+(and those waiting for a hand-for-hand hand), the open manual draws and who sits with someone
+to be kept apart.
 """
 
 from tournaments.floor.selectors import active_penalties, penalty_progress
@@ -13,7 +14,7 @@ from .. import engine, signals
 from ..models import Seat, Table
 from .constraints import apart_together
 from .manual import manual_draws
-from .moves import pending_moves
+from .moves import pending_moves, waiting_moves
 
 
 def engine_tables(tournament) -> tuple[list[engine.Table], dict[int, Table]]:
@@ -111,7 +112,8 @@ def _tables_shown(tournament, tables, rows, halted, only: int | None = None) -> 
 
 def table_map(tournament) -> dict:
     """Every table in play with its seats, players, stacks, blinds and flags; the moves to
-    make; halted tables; the next table to break. For the floor's page and the API."""
+    make and those waiting for a table's hand-for-hand hand; halted tables; the next table to
+    break. For the floor's page and the API."""
     h = HouseRules.of(tournament)
     tables, rows = engine_tables(tournament)
     halted = engine.halted_tables(tables)
@@ -123,6 +125,7 @@ def table_map(tournament) -> dict:
         "players": sum(len(t.seats) for t in tables),
         "tables": out_tables,
         "moves": pending_moves(tournament),
+        "waiting_moves": waiting_moves(tournament),  # CLK-06: for a table's hand-for-hand hand, no player yet
         "halted": [n for n in halted if not rows[n].halt_waived],
         "halt_advisory": tournament.table_size < 7,  # BAL-02: short-handed events halt at the TD's discretion
         "next_to_break": next_break,

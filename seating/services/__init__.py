@@ -13,7 +13,7 @@ from .manual import clear_card, enter_card, open_draws
 from .moves import confirm_move, confirm_moves, move_player, undo_move
 from .plan import House, Outcome, SeatingActionError, house, seeded
 from .predraw import predraw
-from .tables import hand_completed, lock_seat, lock_table, misdeal, set_big_blind, set_break_order, set_tv_table, waive_halt
+from .tables import hand_closed_everywhere, hand_completed, lock_seat, lock_table, misdeal, set_big_blind, set_break_order, set_tv_table, waive_halt
 from .undo import undo_bust_and_later
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "confirm_moves",
     "draw",
     "names_changed",
+    "hand_closed_everywhere",
     "hand_completed",
     "house",
     "lock_seat",

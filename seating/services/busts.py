@@ -532,11 +532,12 @@ def undo_bust(tournament, bust, *, actor, reason: str = "", now=None):
     Bust.objects.filter(pk__in=[b.pk for b in group]).update(void=Bust.UNDONE, voided_at=now)
     # a no-show's removal undone (REG-09: the player was there after all) is no longer a no-show
     Entry.objects.filter(pk__in=[b.entry_id for b in group]).update(status=Entry.ACTIVE, busted_at=None, place=None, no_show_at=None)
-    slips = PendingMove.objects.filter(tournament=t, cause=bust.event_id, status=PendingMove.PROPOSED)
+    slips = PendingMove.objects.filter(tournament=t, cause=bust.event_id, status__in=(PendingMove.PROPOSED, PendingMove.WAITING))
     undone = list(slips.values_list("pk", flat=True))
     slips.update(status=PendingMove.UNDONE)
     for pk in undone:
         room.proposals.pop(pk, None)
+        room.held.pop(pk, None)
     recompute_places(t)
     signals.busts_undone.send(sender=Tournament, tournament=t, actor=actor, busts=group)  # payouts takes their bounties back
     # Nothing breaks or forms on an undo: the tables are back as they were before the bust (a

@@ -56,8 +56,9 @@ def draw(tournament, *, actor, redraw: bool = False, reason: str = "", now=None)
             raise SeatingActionError("reason_required", _("A redraw needs a reason."), status=400)
         for number in list(room.tables):
             room.close(number)
-        PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).update(status=PendingMove.SUPERSEDED)
+        PendingMove.objects.filter(tournament=t, status__in=(PendingMove.PROPOSED, PendingMove.WAITING)).update(status=PendingMove.SUPERSEDED)
         room.proposals.clear()
+        room.held.clear()
     if not redraw and ManualDraw.objects.filter(tournament=t, kind=ManualDraw.INITIAL, status=ManualDraw.OPEN).exists():
         raise SeatingActionError("manual_draw_open", _("A manual draw is open: enter the seat cards the players drew."))
     # A redraw draws everybody again; the director's first draw by hand honours a draw in

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tdmanager import compiled
 from tdmanager.compiled import Compiled, Updates
@@ -15,6 +16,7 @@ from tournaments.models import Entry
 
 from .. import engine, sql
 from ..models import PendingMove, Seat
+from ..selectors.moves import hand_finished_at, waiting_for
 from .busts import refuse_if_ended
 from .later import undo_first
 from .plan import Outcome, SeatingActionError, engine_errors, restore, settle
@@ -35,6 +37,8 @@ def no_longer_open(mv) -> SeatingActionError:
     """The refusal of a slip confirmed when it is no longer open, saying what happened instead. A
     tablet that confirmed it offline sends it after a break, a new balancing plan or the
     player's bust: the floor is told where the player is now, in its own words."""
+    if mv.status == PendingMove.WAITING:
+        return waiting_for_hand(mv)
     entry = Entry.objects.select_related("person").get(pk=mv.entry_id)
     seat = Seat.objects.filter(entry_id=mv.entry_id).select_related("table").first()
     v = {"name": entry.person.full_name, "n": entry.number}
@@ -74,6 +78,26 @@ def no_longer_open(mv) -> SeatingActionError:
             text = _("This move was already done at %(at)s.") % v
         return SeatingActionError("move_done", text, **extra)
     return SeatingActionError("not_proposed", _("This move is no longer open (%(status)s).") % {"status": mv.get_status_display()}, **extra)
+
+
+def waiting_for_hand(mv) -> SeatingActionError:
+    """The refusal of a move still waiting for a hand-for-hand hand (CLK-06): nobody is to move
+    yet. Its player and seat are chosen once its tables have finished the hand; the tables
+    still playing it are named."""
+    playing = waiting_for(mv.from_table, mv.to_table, hand_finished_at(mv.tournament_id))
+    v = {"from": mv.from_table, "to": mv.to_table, "tables": ", ".join(map(str, playing))}
+    if not playing:
+        text = _("This move from table %(from)s to table %(to)s waits for the hand-for-hand hand: who moves is chosen once it is over.") % v
+    else:
+        text = (
+            ngettext(
+                "Table %(tables)s is still playing the hand-for-hand hand: this move from table %(from)s to table %(to)s is proposed once it has finished the hand.",
+                "Tables %(tables)s are still playing the hand-for-hand hand: this move from table %(from)s to table %(to)s is proposed once they have finished the hand.",
+                len(playing),
+            )
+            % v
+        )
+    return SeatingActionError("move_waiting_for_hand", text, move=mv.pk, waiting_for=playing)
 
 
 @service

@@ -3,7 +3,8 @@
 ``settle`` is the common tail of every seating service: it forms the final table when it is
 due (BAL-09), breaks the tables that are due (BAL-06, SEAT-04), clears halt waivers that are
 no longer needed (BAL-02), writes the changed rows, writes the events, and re-plans the
-balancing moves (BAL-01, 03, 04, 05) as PROPOSED move slips.
+balancing moves (BAL-01, 03, 04, 05) as PROPOSED move slips. During hand-for-hand (CLK-06)
+they are made between hands: a move off or onto a table still playing the hand is WAITING.
 
 House choice: break and final-table draws are applied to the seat map at once (the players
 get up and go now: their slips are printed, and the floor confirms each when the player has
@@ -27,11 +28,11 @@ from tournaments.draws import RNG_NAME
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_event, log_events
 from tournaments.house import HouseRules
-from tournaments.models import TournamentEvent
+from tournaments.models import Clock, HandForHandReport, TournamentEvent
 
 from .. import engine, replay, sql
 from ..models import ManualDraw, PendingMove
-from .room import BATCH_SIZE, Proposal, Room, apart_of, table_from_snapshot
+from .room import BATCH_SIZE, Proposal, Room, apart_of, clock_of, table_from_snapshot
 
 _rng = None
 
@@ -139,6 +140,7 @@ class Outcome:
     tables: list = field(default_factory=list)  # engine tables after the change
     busts: list = field(default_factory=list)  # record_bust: the new Bust rows
     winner: int | None = None  # record_bust: the entry left alone, now first
+    waiting: list[PendingMove] = field(default_factory=list)  # new balancing moves waiting for a hand-for-hand hand
     move: PendingMove | None = None  # confirm_move / move_player: the slip
     hand_for_hand: dict | None = None  # hand_completed during hand-for-hand: the clock's answer
 
@@ -165,6 +167,7 @@ def settle(
     event_rows=(),
     event_updates=(),
     drawn=(),
+    between_hands: bool = False,
     **payload,
 ) -> Outcome:
     """Finish a seating service: structural changes, rows, events, balancing proposals.
@@ -180,6 +183,8 @@ def settle(
     ``drawn``: draws the caller has applied to the room already (a manual break completed):
     logged and given slips like the ones this call draws. Keep-apart pairs (SEAT-07) that
     the change seats together are flagged (``seating.keep_apart.unmet``).
+    ``between_hands``: during hand-for-hand, every table has finished the hand (the director
+    closed it everywhere at once): the balancing moves waiting for it are made (``_propose``).
     """
     now = now or timezone.now()
     h = house(t)
@@ -237,12 +242,15 @@ def settle(
         if any(d.kind == engine.FINAL_TABLE for d in draws):
             # Everyone was drawn again: older slips no longer say where anybody goes.
             # (the slips drawn now are still queued: not in the table yet)
-            stale = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exclude(pk__in=[s.pk for s in out.slips if s.pk is not None])
+            stale = PendingMove.objects.filter(tournament=t, status__in=(PendingMove.PROPOSED, PendingMove.WAITING)).exclude(
+                pk__in=[s.pk for s in out.slips if s.pk is not None]
+            )
             out.superseded += list(stale.values_list("pk", flat=True))
             stale.update(status=PendingMove.SUPERSEDED)
             room.proposals.clear()
+            room.held.clear()
         if replan:
-            _propose(t, room, h, actor, cause, out, now, apart)
+            _propose(t, room, h, actor, cause, out, now, apart, between_hands)
         if opened:
             room.flush(TournamentEvent)
             _open_manual_breaks(t, actor, opened, now)
@@ -327,49 +335,137 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
     return draws
 
 
-def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=()):
-    """Re-plan balancing from the live map; keep identical proposals, supersede the others."""
+def replan_between_hands(t, room: Room, actor, now=None) -> Outcome:
+    """The balancing plan made again with every table between hands (the director closed the
+    hand-for-hand hand everywhere at once): the moves that waited for a table's hand are made
+    now. The seat map is as it was: only the slips change (``settle``'s last step alone)."""
+    out = Outcome()
+    with engine_errors():
+        _propose(t, room, house(t), actor, None, out, now or timezone.now(), apart_of(room), between_hands=True)
+    out.tables = room.table_list()
+    room.done()
+    return out
+
+
+def hand_in_play(t, room: Room, *, between_hands: bool = False) -> frozenset[int] | None:
+    """CLK-06: the tables still playing the hand-for-hand hand (not reported complete); None
+    outside hand-for-hand. The clock is the one read with the lock, so the hand is the one the
+    change belongs to: when the last table reports it, every table has finished it (none is
+    playing), though the clock has moved on to the next hand. ``between_hands``: the director
+    has closed the hand at every table at once."""
+    clock = clock_of(t)
+    if clock is None or clock.status != Clock.HAND_FOR_HAND:
+        return None
+    if between_hands:
+        return frozenset()
+    done = set(
+        HandForHandReport.objects.filter(tournament_id=t.pk, hand=clock.h4h_hand, state=HandForHandReport.COMPLETE).values_list("table_number", flat=True)
+    )
+    return frozenset(n for n in room.tables if n not in done)
+
+
+def _propose(t, room: Room, h: House, actor, cause, out: Outcome, now, apart=(), between_hands=False):
+    """Re-plan balancing from the live map; keep identical proposals, supersede the others.
+
+    During hand-for-hand (CLK-06) balancing is done between hands: a move off or onto a table
+    still playing the hand is a WAITING slip (its tables shown, its player and seat chosen once
+    that hand is over there, the same slip then proposed), and a slip the floor has been shown
+    stands (``engine.plan_balance_between_hands``)."""
     tables = room.table_list()
     have = {p.key for p in room.proposals.values()}
     # BAL-04/05: which table gives or takes a player and which open seat can be drawn; the seed
     # and the inputs go into the proposal's event so that seating.replay draws it again.
     seed, kwargs = draw_seed(), h.balance_kwargs()
-    plan = engine.plan_balance(tables, rng=replay.rng_of(seed), apart=apart, fixed=room.fixed, **kwargs)
-    plan = engine.keep_drawn_seats(plan, have, tables)  # a drawn seat is not drawn again
+    playing = hand_in_play(t, room, between_hands=between_hands)
+    if playing is None:
+        plan = engine.plan_balance(tables, rng=replay.rng_of(seed), apart=apart, fixed=room.fixed, **kwargs)
+        plan = engine.keep_drawn_seats(plan, have, tables)  # a drawn seat is not drawn again
+        waiting, stands, h4h = [], set(), None
+    else:
+        kept = [p.key for p in sorted(room.proposals.values(), key=lambda p: p.id)]
+        between = engine.plan_balance_between_hands(tables, playing=playing, kept=kept, rng=replay.rng_of(seed), apart=apart, fixed=room.fixed, **kwargs)
+        plan, waiting, stands = between.moves, between.waiting, set(between.kept)
+        h4h = {"playing": sorted(playing), "kept": [list(k) for k in kept]}
     wanted = {(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat): m for m in plan}
-    stale = [p.id for p in room.proposals.values() if p.key not in wanted]
+    stale = [p.id for p in room.proposals.values() if p.key not in wanted and p.key not in stands]
     new = [m for key, m in wanted.items() if key not in have]
-    if not stale and not new:
+    # The slips waiting between two tables: proposed in place when the plan makes such a move now
+    # (a tablet that kept the slip confirms it then), kept while such a move still waits, else
+    # withdrawn. Their player and seat were never shown.
+    held: dict[tuple[int, int], list[int]] = {}
+    for p in sorted(room.held.values(), key=lambda p: p.id):
+        held.setdefault((p.from_table, p.to_table), []).append(p.id)
+    promoted: dict[int, int] = {}  # index in ``new`` → the waiting slip it takes over
+    for i, m in enumerate(new):
+        ids = held.get((m.from_table, m.to_table))
+        if ids:
+            promoted[i] = ids.pop(0)
+    added = []  # moves that wait and have no slip yet
+    for m in waiting:
+        ids = held.get((m.from_table, m.to_table))
+        if ids:
+            ids.pop(0)  # its slip waits on
+        else:
+            added.append(m)
+    dropped = [pk for ids in held.values() for pk in ids]
+    if not stale and not new and not added and not dropped:
         return
-    if stale:
-        PendingMove.objects.filter(pk__in=stale).update(status=PendingMove.SUPERSEDED)
+    withdrawn = stale + dropped
+    if withdrawn:
+        PendingMove.objects.filter(pk__in=withdrawn).update(status=PendingMove.SUPERSEDED)
         for pk in stale:
             room.proposals.pop(pk, None)
-        out.superseded += stale
-    ev = None
-    if new:
+        for pk in dropped:
+            room.held.pop(pk, None)
+        out.superseded += withdrawn
+    if new or added:
         names = _names([m.player for m in new])
+        payload = {"moves": [_move_json(m, names) for m in new], "superseded": withdrawn}
+        if added:
+            payload["waiting"] = [{"from_table": m.from_table, "to_table": m.to_table} for m in added]
+        if promoted:
+            payload["promoted"] = sorted(promoted.values())
+        inputs = balance_inputs(seed, tables, apart, room.fixed, kwargs, have)
+        if h4h is not None:
+            inputs["hand_for_hand"] = h4h
         # after the change's event (if still queued, both rows go in one INSERT, keys in order)
-        (ev,) = log_events(
-            t,
-            actor,
-            [
-                (
-                    Action.SEATING_MOVES_PROPOSED,
-                    {"moves": [_move_json(m, names) for m in new], "superseded": stale, **balance_inputs(seed, tables, apart, room.fixed, kwargs, have)},
-                )
-            ],
-            write=room.insert,
-        )
+        (ev,) = log_events(t, actor, [(Action.SEATING_MOVES_PROPOSED, {**payload, **inputs})], write=room.insert)
         room.flush(TournamentEvent)  # the slips need the keys (their cause and event)
         room.flush(PendingMove)  # a draw's slips before these (their keys in that order)
-        rows = _slips(t, [(m, ev) for m in new], cause=cause, applied=False, now=now)
+        rows = _slips(t, [(m, ev) for i, m in enumerate(new) if i not in promoted], cause=cause, applied=False, now=now)
+        if promoted:
+            for i, pk in promoted.items():
+                _propose_in_place(pk, new[i], ev, now)
+                room.held.pop(pk, None)
+            rows += list(PendingMove.objects.filter(pk__in=promoted.values()))
         for row in rows:
             room.proposals[row.pk] = Proposal(row.pk, row.entry_id, row.from_table, row.from_seat, row.to_table, row.to_seat)
         out.proposed += rows
+        if added:
+            rows = _slips(t, [(m, ev) for m in added], cause=cause, applied=False, now=now, status=PendingMove.WAITING)
+            for row in rows:
+                room.held[row.pk] = Proposal(row.pk, row.entry_id, row.from_table, row.from_seat, row.to_table, row.to_seat)
+            out.waiting += rows
     else:
         room.flush(TournamentEvent)  # the change's event before this one
-        log_event(t, Action.SEATING_MOVES_SUPERSEDED, actor, superseded=stale)
+        log_event(t, Action.SEATING_MOVES_SUPERSEDED, actor, superseded=withdrawn)
+
+
+def _propose_in_place(pk: int, m, event, now) -> None:
+    """A slip that waited for a hand-for-hand hand, proposed now with the player and the seat
+    chosen now (its tables are the same)."""
+    PendingMove.objects.filter(pk=pk).update(
+        status=PendingMove.PROPOSED,
+        entry_id=m.player,
+        from_seat=m.from_seat,
+        to_seat=m.to_seat,
+        reason="" if isinstance(m.reason, engine.Reason) else m.reason,
+        reason_data=m.reason.as_dict() if isinstance(m.reason, engine.Reason) else None,
+        wait_for_button=m.wait_for_button,
+        single_big_blind=m.single_big_blind,
+        created_at=now,
+        event=event,
+    )
 
 
 def balance_inputs(seed, tables, apart, fixed, kwargs, open_slips) -> dict:
@@ -477,7 +573,7 @@ def _unmet_proposals(room: Room, apart, proposed) -> list[dict]:
     return out
 
 
-def _slips(t, moves, *, cause, applied: bool, now, write=None) -> list[PendingMove]:
+def _slips(t, moves, *, cause, applied: bool, now, write=None, status=PendingMove.PROPOSED) -> list[PendingMove]:
     """One slip per (move, the event that made it), in one statement (``write``: written by the
     caller, as ``log_events``'s)."""
     rows = [
@@ -485,6 +581,7 @@ def _slips(t, moves, *, cause, applied: bool, now, write=None) -> list[PendingMo
             tournament=t,
             entry_id=m.player,
             kind=m.kind,
+            status=status,
             applied=applied,
             from_table=m.from_table,
             from_seat=m.from_seat,

@@ -16,11 +16,11 @@ if it ever changes no row, someone changed the seat map since this room was read
 that did not take the lock): the service raises ``seat_map_changed`` and its transaction
 rolls back, so nothing of it is written.
 
-Reading the whole map costs one query per kind (tables in play, seats, open proposals),
-growing with the field, after every bust. So the process keeps
-the room it last wrote, with the token it wrote. The next service (holding the tournament
-lock, so nobody else can change the map meanwhile) reuses it only if the token in the
-database is still that token: a change by another process, or a transaction that rolled
+Reading the whole map costs one query per kind (tables in play, seats, open proposals and
+moves waiting for a hand-for-hand hand), growing with the field, after every bust. So the
+process keeps the room it last wrote, with the token it wrote. The next service (holding the
+tournament lock, so nobody else can change the map meanwhile) reuses it only if the token in
+the database is still that token: a change by another process, or a transaction that rolled
 back, leaves a different token there and the room is read again. Tokens are random, so a
 test database that reuses ids after a rollback can never match a stale room.
 """
@@ -88,12 +88,14 @@ class Proposal:
 class Room:
     """Open tables (engine view) by number, where each entry sits, and the open proposals."""
 
-    def __init__(self, tournament_id: int, token: str, tables, info, proposals, waiting=None):
+    def __init__(self, tournament_id: int, token: str, tables, info, proposals, waiting=None, held=None):
         self.tournament_id = tournament_id
         self.token = token
         self.tables: dict[int, engine.Table] = tables
         self.info: dict[int, TableInfo] = info
         self.proposals: dict[int, Proposal] = proposals
+        # balancing moves waiting for a table's hand-for-hand hand (CLK-06): player and seat provisional
+        self.held: dict[int, Proposal] = held or {}
         self.waiting: set[int] = waiting or set()  # entries flagged "wait for the button" (SEAT-05)
         self.where: dict[int, tuple[int, int]] = {entry: (t.number, seat) for t in tables.values() for seat, entry in t.seats.items()}
         self.bust_seq = 0
@@ -579,7 +581,8 @@ def clock_of(t: Tournament) -> ClockView | None:
 
 
 def load_room(tournament_id: int, token: str = "") -> Room:
-    """Read the seat map from the database: tables in play, seats, open proposals."""
+    """Read the seat map from the database: tables in play, seats, open proposals (and the
+    balancing moves waiting for a hand-for-hand hand)."""
     rows = (
         Table.objects.filter(tournament_id=tournament_id, in_play=True)
         .order_by("number")
@@ -606,13 +609,12 @@ def load_room(tournament_id: int, token: str = "") -> Room:
     for tid, number, capacity, bb, pbb, twice, locked, locked_seats, is_final, waived in rows:
         tables[number] = engine.Table(number, capacity, seats_by_table.get(tid, {}), bb, pbb, frozenset(locked_seats or ()), locked, twice)
         info[number] = TableInfo(tid, is_final, waived)
-    proposals = {
-        row[0]: Proposal(*row)
-        for row in PendingMove.objects.filter(tournament_id=tournament_id, status=PendingMove.PROPOSED, applied=False).values_list(
-            "id", "entry_id", "from_table", "from_seat", "to_table", "to_seat"
-        )
-    }
-    return Room(tournament_id, token, tables, info, proposals, waiting)
+    proposals, held = {}, {}
+    for status, *row in PendingMove.objects.filter(
+        tournament_id=tournament_id, status__in=(PendingMove.PROPOSED, PendingMove.WAITING), applied=False
+    ).values_list("status", "id", "entry_id", "from_table", "from_seat", "to_table", "to_seat"):
+        (held if status == PendingMove.WAITING else proposals)[row[0]] = Proposal(*row)
+    return Room(tournament_id, token, tables, info, proposals, waiting, held)
 
 
 def apart_of(room: Room) -> tuple:

@@ -1,4 +1,4 @@
-"""Floor actions on a table: blinds, hand completed, locks, break order, halt waivers.
+"""Floor actions on a table: blinds, hand completed (and the hand-for-hand hand closed everywhere), locks, break order, halt waivers.
 
 Every action is logged with who did it and why, and the balancing plan is made again.
 """
@@ -16,9 +16,9 @@ from tournaments.floor import services as floor
 from tournaments.models import Clock, Tournament
 
 from .. import engine
-from ..models import Seat, Table
+from ..models import PendingMove, Seat, Table
 from . import dealers
-from .plan import Outcome, SeatingActionError, engine_errors, house, settle
+from .plan import Outcome, SeatingActionError, engine_errors, house, replan_between_hands, settle
 from .room import clock_of, lock
 
 
@@ -83,7 +83,8 @@ def set_big_blind(tournament, table_number: int, big_blind_seat: int, *, actor, 
 def hand_completed(tournament, table_number: int, *, actor, now=None):
     """A table finished a hand: the blinds move on (POS-01). Players waiting for the button
     are dealt in once it has passed them (SEAT-05). During hand-for-hand this also reports
-    the table's hand to the clock (CLK-06)."""
+    the table's hand to the clock (CLK-06), and the balancing moves off or onto the table that
+    waited for its hand are proposed, their players chosen from the blinds moved on."""
     t, room = lock(tournament)
     actor = judged(t, actor)  # a tap time before the start is not believed
     table = _table(room, table_number)
@@ -100,8 +101,8 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     report = clock_services.report_hand_complete(t, table_number, actor=actor, now=now) if hand_for_hand else None
     structural = report is None or report["next_hand_started"] or report["hand_for_hand_ended"]
     if table.big_blind_seat is None:
-        if hand_for_hand:  # the blinds cannot move yet, but the tables may break
-            out = settle(t, room, actor, Action.SEATING_HAND_COMPLETED, now=now, table=table_number) if structural else Outcome()
+        if hand_for_hand:  # the blinds cannot move yet, but the tables may break and the moves that waited for this hand are made
+            out = settle(t, room, actor, Action.SEATING_HAND_COMPLETED, now=now, structural=structural, table=table_number)
             out.hand_for_hand = report
             return out
         raise SeatingActionError("big_blind_unknown", _("Set the big blind of table %(n)s first.") % {"n": table_number})
@@ -130,6 +131,19 @@ def hand_completed(tournament, table_number: int, *, actor, now=None):
     )
     out.hand_for_hand = report
     return out
+
+
+@service
+def hand_closed_everywhere(tournament, *, actor, now=None):
+    """CLK-06: the director closed the hand-for-hand hand at every table at once (the next
+    hand, or hand-for-hand ended): the balancing moves that waited for a table's hand are made
+    now, the player chosen from the blinds as they stand. Nothing to do (no read of the seat
+    map) when no move waits."""
+    tid = int(getattr(tournament, "pk", tournament))
+    if not PendingMove.objects.filter(tournament_id=tid, status=PendingMove.WAITING).exists():
+        return None
+    t, room = lock(tid)
+    return replan_between_hands(t, room, actor, now)
 
 
 @service

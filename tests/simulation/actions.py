@@ -720,8 +720,8 @@ def pause_resume(world: World, rng) -> str:
 def hand_for_hand(world: World, rng) -> str:
     t = _event(world, rng, Tournament.RUNNING)
     clock_services.start_hand_for_hand(t, actor=world.director, reason="bubble")
-    for table in clock_services.tables_in_play(t):
-        clock_services.report_hand_complete(t, table, actor=world.floor)
+    for table in clock_services.tables_in_play(t):  # each table reports its hand, as from the map: the moves waiting for it follow
+        seating.hand_completed(t, table, actor=world.floor)
     if _hand_for_hand(t) and rng.random() < 0.7:  # a hand that reached the money ended it already
         clock_services.end_hand_for_hand(t, actor=world.director, reason="bubble burst")
     return f"hand-for-hand in {t.name}"

@@ -758,8 +758,8 @@ def h4h_busts(world: World, rng) -> str:
     # the players this hand began with: those left and its busts, counted here from the rows
     began = left + Bust.objects.filter(tournament=t, void="", h4h_hand=hand, order__gt=_order_before_hand(t, hand)).count()
     reached = HouseRules.of(t).h4h_ends_at_money and 0 < paid and left <= paid < began
-    for table in clock_services.tables_in_play(t):
-        clock_services.report_hand_complete(t, table, actor=world.floor)
+    for table in clock_services.tables_in_play(t):  # as from the map: the moves waiting for the hand follow
+        seating.hand_completed(t, table, actor=world.floor)
     # CLK-06: the hand that reached the money was hand-for-hand's last; any other goes on (but
     # for a break the clock reached: paused at its start, TAKE_BREAK)
     status = Clock.objects.get(tournament=t).status

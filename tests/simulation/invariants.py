@@ -182,7 +182,7 @@ def prizes_follow_the_places(world: World) -> list[str]:
 def seats_are_sound(world: World) -> list[str]:
     """No entry seated twice, no table over its size, nobody out (busted, cancelled) holding a seat,
     every player in a running event seated, and the tables balanced within the house's rule once
-    their slips are confirmed."""
+    their slips are confirmed; a move waits only for a hand-for-hand hand still played at its tables."""
     problems = []
     for t in world.to_check(Tournament.RUNNING, Tournament.FINISHED, Tournament.CANCELLED):
         seats = list(Seat.objects.filter(tournament=t, entry__isnull=False).values_list("table__number", "number", "entry_id", "entry__status"))
@@ -202,7 +202,14 @@ def seats_are_sound(world: World) -> list[str]:
             unseated = [e.number for e in Entry.objects.filter(tournament=t, status=Entry.ACTIVE).exclude(pk__in=seated)]
             if unseated:
                 problems.append(f"{t.name}: players in without a seat: {unseated}")
-            if per_table and not PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exists():
+            # CLK-06: a move waiting for a table's hand-for-hand hand is open too, as long as the
+            # hand is still played at one of its tables (once it is over there, it is proposed)
+            waiting = list(PendingMove.objects.filter(tournament=t, status=PendingMove.WAITING))
+            finished = seating_selectors.hand_finished_at(t) if waiting else None
+            for m in waiting:
+                if not seating_selectors.waiting_for(m.from_table, m.to_table, finished):
+                    problems.append(f"{t.name}: the move from table {m.from_table} to table {m.to_table} waits, but no hand is played there")
+            if per_table and not waiting and not PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exists():
                 from tournaments.house import HouseRules
 
                 trigger = HouseRules.of(t).balance_trigger_difference

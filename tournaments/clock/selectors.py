@@ -11,7 +11,7 @@ from tournaments import signals
 from tournaments.clock import rules as engine
 from tournaments.eventlog.actions import Action
 from tournaments.house import HouseRules
-from tournaments.models import Clock, Entry, StructureItem
+from tournaments.models import Clock, Entry, StructureItem, TournamentEvent
 
 
 def engine_item(
@@ -226,3 +226,20 @@ def h4h_money(t, hand: int, players_left: int | None = None, places_paid=_ASK) -
         "in_the_money": engine.in_the_money(players_left, paid),
         "last_hand": engine.h4h_ends_with_hand(players_left, paid, busts, ends_at_money=ends),
     }
+
+
+def hand_for_hand_ended(t) -> dict | None:
+    """CLK-06: how the last hand-for-hand ended, once it is over: ``{"money_reached": bool
+    (it ended by itself with the hand that reached the money), "at"}``; None when none was
+    announced, or while one is on."""
+    row = (
+        TournamentEvent.objects.filter(
+            tournament_id=getattr(t, "pk", t), action__in=(Action.TOURNAMENTS_CLOCK_HAND_FOR_HAND_STARTED, Action.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED)
+        )
+        .order_by("-id")
+        .values("action", "payload", "created_at")
+        .first()
+    )
+    if row is None or row["action"] != Action.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED:
+        return None
+    return {"money_reached": (row["payload"] or {}).get("money_reached") is True, "at": row["created_at"].isoformat()}

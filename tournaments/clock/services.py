@@ -303,17 +303,22 @@ def start_hand_for_hand(tournament, *, actor: Actor, seconds_per_hand: int | Non
 
 @service
 def end_hand_for_hand(tournament, *, actor: Actor, reason: str = "", now=None):
-    return _run(tournament, "hand_for_hand_ended", lambda s, i, n: engine.end_hand_for_hand(s, n), actor=actor, reason=reason, now=now)
+    clock = _run(tournament, "hand_for_hand_ended", lambda s, i, n: engine.end_hand_for_hand(s, n), actor=actor, reason=reason, now=now)
+    signals.h4h_hand_closed.send(sender=Tournament, tournament=clock.tournament, actor=actor)  # the moves that waited are made
+    return clock
 
 
 @service
 def h4h_next_hand(tournament, *, actor: Actor, now=None):
     """Every table has finished the hand: the time left drops by the setting (RP-8-B/C); the
-    hand that reached the money ends hand-for-hand (``h4h_money``)."""
+    hand that reached the money ends hand-for-hand (``h4h_money``). The director says so for
+    every table: the balancing moves that waited for a table's hand are made."""
     t, clock = _lock(tournament)
     if clock.status != Clock.HAND_FOR_HAND:
         raise ClockActionError("not_hand_for_hand", MESSAGES["not_hand_for_hand"])
-    return _h4h_hand_over(t, h4h_money(t, clock.h4h_hand), actor=actor, now=now)
+    clock = _h4h_hand_over(t, h4h_money(t, clock.h4h_hand), actor=actor, now=now)
+    signals.h4h_hand_closed.send(sender=Tournament, tournament=t, actor=actor)
+    return clock
 
 
 def _h4h_hand_over(t, money: dict, *, actor: Actor, now=None):

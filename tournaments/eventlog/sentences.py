@@ -452,6 +452,18 @@ H4H_ENDED_AT_MONEY = _(
 )
 
 
+#: CLK-06: a balancing plan during hand-for-hand whose moves all wait for a table's hand (a
+#: ``seating.moves.proposed`` with no move proposed yet, only ``waiting`` ones).
+MOVES_WAIT_FOR_HAND = (
+    ngettext_lazy(
+        "Balancing: %(count)s move waits until its tables have finished the hand-for-hand hand",
+        "Balancing: %(count)s moves wait until their tables have finished the hand-for-hand hand",
+        "count",
+    ),
+    "waiting",
+)
+
+
 #: A login added in the Django admin: its first form names no role (a group chosen next).
 LOGIN_ADDED_NO_ROLE = _("%(actor)s added the login %(username)s, with no role yet")
 #: A login the Django admin left in no group: its role, as a role change reads it.
@@ -648,6 +660,8 @@ def sentence(action: str, payload, *, actor: str = "", currency: str = "", entri
         template = PREDRAW_START
     if action == A.TOURNAMENTS_CLOCK_HAND_FOR_HAND_ENDED and p.get("money_reached") is True:
         template = H4H_ENDED_AT_MONEY
+    if action == A.SEATING_MOVES_PROPOSED and not p.get("moves") and p.get("waiting"):
+        template = MOVES_WAIT_FOR_HAND
     if action == A.STAFF_LOGIN_ADDED and not p.get("role"):
         template = LOGIN_ADDED_NO_ROLE
     ctx = _context(action, p, actor=actor_name(actor), currency=currency, entries=entries or {})

@@ -202,6 +202,10 @@ def build_snapshot(tournament_or_id, now=None) -> dict:
         # and say when the hand in play is hand-for-hand's last (it reached the money).
         money = clock_selectors.h4h_money(t, clk["h4h_hand"], snap["players_left"], snap.get("places_paid"))
         snap["h4h_in_the_money"], snap["h4h_last_hand"] = money["in_the_money"], money["last_hand"]
+    elif clk.get("status") in (Clock.RUNNING, Clock.PAUSED) and clock_rules.in_the_money(snap["players_left"], snap.get("places_paid")):
+        # CLK-06: after the bubble the director's clock page says that hand-for-hand has ended
+        # (by itself with the hand that reached the money, or by the director).
+        snap["h4h_ended"] = clock_selectors.hand_for_hand_ended(t)
     snap["lobby_state"] = lobby_state(t.status, clk, snap.get("tables_in_play", 0), snap["players_left"])
     if t.status == Tournament.FINISHED:
         snap["results"] = results(t)
