@@ -20,6 +20,7 @@ import plistlib
 import socket
 import tarfile
 import uuid
+import zlib
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -331,7 +332,7 @@ def archive() -> bytes | None:
 
 
 def fingerprint_of(data: bytes) -> str:
-    """The fingerprint of the authority in an archive (``archive``)."""
+    """The fingerprint of the authority in an archive (``archive``); ValueError: it is damaged."""
     files = _read_archive(data)
     return _colons(x509.load_pem_x509_certificate(files[CA_CERT]).public_bytes(serialization.Encoding.DER))
 
@@ -340,10 +341,13 @@ def _read_archive(data: bytes) -> dict[str, bytes]:
     """The archive's files by name: only the folder's own names, only plain files (never a path
     or a link out of it), and both of the authority's."""
     files = {}
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        for member in tar.getmembers():
-            if member.name in FILES and member.isfile():
-                files[member.name] = tar.extractfile(member).read()
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            for member in tar.getmembers():
+                if member.name in FILES and member.isfile():
+                    files[member.name] = tar.extractfile(member).read()
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
+        raise ValueError(f"the archive is damaged: {exc}") from exc
     if CA_KEY not in files or CA_CERT not in files:
         raise ValueError("the archive holds no certificate authority")
     return files
