@@ -6,6 +6,7 @@ the launcher starts itself. Scaling out is configuration only: DATABASE_URL and 
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -101,9 +102,14 @@ TDM_PUBLIC_URL = os.getenv("TDM_PUBLIC_URL", "").rstrip("/")
 TDM_ROOM_CERT_CHECK_SECONDS = max(1, envint("TDM_ROOM_CERT_CHECK_SECONDS", 3600))
 if TDM_LAN:
     _room_hosts = [*TDM_ROOM_NAMES, *(lan.as_host(a) for a in TDM_ROOM_ADDRESSES)]
-    ALLOWED_HOSTS = list(dict.fromkeys([*ALLOWED_HOSTS, *_room_hosts]))
+    _room_origins = [lan.origin(h, TDM_HTTPS_PORT) for h in _room_hosts]
+    if TDM_PUBLIC_URL:  # the players' name, its proxy passing the Host on to the HTTPS port
+        _public = urlsplit(TDM_PUBLIC_URL)
+        _room_hosts.append(_public.hostname or "")
+        _room_origins.append(f"{_public.scheme}://{_public.netloc.lower()}")
+    ALLOWED_HOSTS = list(dict.fromkeys([*ALLOWED_HOSTS, *filter(None, _room_hosts)]))
     ALLOWED_HOSTS_EXPLICIT = True
-    CSRF_TRUSTED_ORIGINS = list(dict.fromkeys([*CSRF_TRUSTED_ORIGINS, *(lan.origin(h, TDM_HTTPS_PORT) for h in _room_hosts)]))
+    CSRF_TRUSTED_ORIGINS = list(dict.fromkeys([*CSRF_TRUSTED_ORIGINS, *_room_origins]))
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
     # A day, this name only: a browser that has been to the room over HTTPS never goes plain
     # again, yet a device given another address (or a room run without --lan) is free again soon.

@@ -33,7 +33,17 @@ SETTINGS = (
     "SECURE_HSTS_INCLUDE_SUBDOMAINS",
     "SECURE_HSTS_PRELOAD",
 )
-LAN_ENV = ("TDM_LAN", "TDM_ROOM_NAMES", "TDM_ROOM_ADDRESSES", "TDM_HTTPS_PORT", "TDM_ROOM_URL", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "SECURE_HSTS_SECONDS")
+LAN_ENV = (
+    "TDM_LAN",
+    "TDM_ROOM_NAMES",
+    "TDM_ROOM_ADDRESSES",
+    "TDM_HTTPS_PORT",
+    "TDM_ROOM_URL",
+    "TDM_PUBLIC_URL",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "SECURE_HSTS_SECONDS",
+)
 
 
 def settings_under(**env) -> dict:
@@ -68,6 +78,9 @@ def test_the_room_network_settings_follow_from_the_launchers_environment():
     # The standard HTTPS port is left out of the addresses; an explicit address wins.
     s = settings_under(TDM_LAN="1", TDM_ROOM_NAMES="tdm.sala", TDM_HTTPS_PORT="443", TDM_ROOM_URL="https://tdm.example.com/")
     assert s["TDM_ROOM_URL"] == "https://tdm.example.com" and "https://tdm.sala" in s["CSRF_TRUSTED_ORIGINS"]
+    # The players' public name, its proxy in front of the HTTPS port, is a name the room is reached by.
+    s = settings_under(TDM_LAN="1", TDM_ROOM_NAMES="tdm.sala", TDM_PUBLIC_URL="https://Poker.Example.com/")
+    assert "poker.example.com" in s["ALLOWED_HOSTS"] and "https://poker.example.com" in s["CSRF_TRUSTED_ORIGINS"]
 
 
 def test_off_the_room_network_nothing_changes():
