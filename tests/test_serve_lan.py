@@ -83,6 +83,17 @@ def test_the_room_network_settings_follow_from_the_launchers_environment():
     assert "poker.example.com" in s["ALLOWED_HOSTS"] and "https://poker.example.com" in s["CSRF_TRUSTED_ORIGINS"]
 
 
+def test_the_room_network_passes_the_deploy_check():
+    env = {k: v for k, v in os.environ.items() if k not in (*LAN_ENV, "DEBUG") and not k.startswith("PYTEST")}
+    env.update(
+        TDM_LAN="1", TDM_ROOM_NAMES="tdm.sala,localhost", TDM_ROOM_ADDRESSES="192.168.1.10", SECRET_KEY="a-long-random-secret-for-the-deploy-check-" + "x" * 40
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
 def test_off_the_room_network_nothing_changes():
     s = settings_under(TDM_ROOM_NAMES="tdm.sala")
     assert s["TDM_LAN"] is False and s["TDM_ROOM_URL"] == ""
