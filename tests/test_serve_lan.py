@@ -172,10 +172,12 @@ def test_every_interface_is_served_by_every_address_found():
 # --- A real launcher ----------------------------------------------------------------------------
 
 
-def served_certificate(port: int, name: str, ca_file) -> x509.Certificate:
+def served_certificate(port: int, name: str, ca_file, tls_version=None) -> x509.Certificate:
     """The certificate the server on ``port`` shows for ``name``, checked against the room's
     authority alone (ssl.SSLCertVerificationError when it does not hold)."""
     context = ssl.create_default_context(cafile=str(ca_file))
+    if tls_version:
+        context.maximum_version = tls_version
     with socket.create_connection(("127.0.0.1", port), timeout=10) as raw, context.wrap_socket(raw, server_hostname=name) as tls:
         return x509.load_der_x509_certificate(tls.getpeercert(binary_form=True))
 
@@ -244,6 +246,7 @@ def test_a_room_launcher_serves_https_with_the_rooms_authority_and_renews_its_ce
         assert names[0] == "tdm.sala" and {"localhost", f"{socket.gethostname().lower()}"} <= set(names)
         assert [str(a) for a in san.get_values_for_type(x509.IPAddress)] == ["127.0.0.1"]
         served_certificate(secure, "localhost", ca_file)
+        served_certificate(secure, "tdm.sala", ca_file, tls_version=ssl.TLSVersion.TLSv1_2)  # an older tablet's
         with pytest.raises(ssl.SSLCertVerificationError):  # a name it does not carry
             served_certificate(secure, "other.sala", ca_file)
         with pytest.raises(ssl.SSLCertVerificationError):  # nobody else's authority vouches for it
