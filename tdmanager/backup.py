@@ -4,6 +4,9 @@ SQLite (the embedded default): the online-backup API (``sqlite3.Connection.backu
 consistent snapshot while the product runs, and copies a backup back page by page into the
 live database file. PostgreSQL: ``pg_dump --format=custom`` and ``pg_restore --clean
 --single-transaction`` (all or nothing). A backup file says what it is by its first bytes.
+
+The room's certificate authority (``tdmanager.roomca``) goes with the data, at the end of the
+file: a room moved to another machine keeps the devices that trust it.
 """
 
 import os
@@ -18,10 +21,16 @@ from django.conf import settings
 from django.db import connections
 from django.dispatch import Signal
 
-from tdmanager import sql
+from tdmanager import roomca, sql
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PGDUMP_MAGIC = b"PGDMP"
+#: The room's authority rides after the database's own bytes: SQLite reads the pages its header
+#: counts, pg_restore the blocks its table of contents points to, and neither looks past them.
+#: The file ends with the authority's archive (``roomca.archive``), its length (8 bytes,
+#: big-endian) and this mark.
+ROOM_CA_MARK = b"TDM room CA v1\x00\x00"
+_TAIL = 8 + len(ROOM_CA_MARK)
 
 
 class BackupError(Exception):
@@ -116,10 +125,39 @@ def backup(path: Path, alias="default") -> Path:
             _run([_tool("pg_dump"), "--format=custom", "--no-owner", "--file", str(tmp)], _pg_env(alias))
         else:
             raise BackupError(f"backup does not support {conn.vendor}")
+        _append_room_ca(tmp)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
     return path
+
+
+def _append_room_ca(path: Path) -> None:
+    archive = roomca.archive()
+    if archive is None:
+        return
+    with open(path, "ab") as f:
+        f.write(archive + len(archive).to_bytes(8, "big") + ROOM_CA_MARK)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def room_ca_in(path: Path) -> bytes | None:
+    """The room's authority a backup carries (``roomca.archive``), or None (made before there
+    was one)."""
+    with open(path, "rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size < _TAIL:
+            return None
+        f.seek(size - _TAIL)
+        tail = f.read(_TAIL)
+        if tail[8:] != ROOM_CA_MARK:
+            return None
+        length = int.from_bytes(tail[:8], "big")
+        if length > size - _TAIL:
+            raise BackupError(f"{path} is cut short: the room's certificate authority at its end is not whole")
+        f.seek(size - _TAIL - length)
+        return f.read(length)
 
 
 # --- restore -----------------------------------------------------------------------------------
@@ -127,6 +165,12 @@ def backup(path: Path, alias="default") -> Path:
 
 def check_backup(path: Path, alias="default") -> None:
     kind = file_kind(path)
+    archive = room_ca_in(path)
+    if archive is not None:
+        try:
+            roomca.fingerprint_of(archive)
+        except ValueError as exc:
+            raise BackupError(f"{path}: the room's certificate authority at its end is damaged ({exc})")
     if kind != vendor(alias):
         raise BackupError(f"{path} is a {kind} backup but the database is {vendor(alias)}")
     if kind == "sqlite":
@@ -188,6 +232,17 @@ def restore(path: Path, alias="default") -> None:
             [_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction", "--dbname", conn.settings_dict["NAME"], str(path)],
             _pg_env(alias),
         )
+
+
+def restore_room_ca(path: Path) -> tuple[str, Path | None] | None:
+    """The room's authority of a backup in place of the installation's: its fingerprint and where
+    the one there before was moved (None: none, or the same). None when the backup carries none:
+    the installation keeps its own."""
+    archive = room_ca_in(Path(path))
+    if archive is None:
+        return None
+    aside = roomca.restore_archive(archive, datetime.now().strftime("%Y%m%d-%H%M%S"))
+    return roomca.ca_fingerprint(), aside
 
 
 def summary(alias="default") -> list[tuple[str, int]]:

@@ -6,12 +6,13 @@ the launcher starts itself. Scaling out is configuration only: DATABASE_URL and 
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
 
-from tdmanager import bodylimits
+from tdmanager import bodylimits, lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -83,6 +84,41 @@ if _ssl_header:
 # Proxies (addresses or networks) whose X-Forwarded-For is believed; nobody's by default.
 TDM_TRUSTED_PROXIES = envlist("TDM_TRUSTED_PROXIES")
 
+# --- The room's own network (docs/operating.md, "The room's own network") ---------------------------
+# ``manage.py serve --lan`` sets TDM_LAN, TDM_ROOM_NAMES (its --name values, then the machine's
+# names; the first is the room's name), TDM_ROOM_ADDRESSES, TDM_PORT and TDM_HTTPS_PORT for its
+# processes; everything else follows from them here. TDM_ROOM_URL: the staff's secure address
+# (derived on the room's network; set it behind a proxy). TDM_PUBLIC_URL: the players' (a public
+# name with a public certificate: a player's phone cannot install the room's authority).
+TDM_LAN = envbool("TDM_LAN")
+TDM_PORT = envint("TDM_PORT", 8000)
+TDM_HTTPS_PORT = envint("TDM_HTTPS_PORT", 8443)
+TDM_ROOM_NAMES = [n.lower() for n in envlist("TDM_ROOM_NAMES")]
+TDM_ROOM_ADDRESSES = envlist("TDM_ROOM_ADDRESSES")
+TDM_ROOM_URL = os.getenv("TDM_ROOM_URL", "").rstrip("/") or (lan.origin(TDM_ROOM_NAMES[0], TDM_HTTPS_PORT) if TDM_LAN and TDM_ROOM_NAMES else "")
+TDM_PUBLIC_URL = os.getenv("TDM_PUBLIC_URL", "").rstrip("/")
+# Seconds between the launcher's looks at the server's certificate (made again within 30 days
+# of its end, or for a new address of the machine; the HTTPS web server restarts to serve it).
+TDM_ROOM_CERT_CHECK_SECONDS = max(1, envint("TDM_ROOM_CERT_CHECK_SECONDS", 3600))
+if TDM_LAN:
+    _room_hosts = [*TDM_ROOM_NAMES, *(lan.as_host(a) for a in TDM_ROOM_ADDRESSES)]
+    _room_origins = [lan.origin(h, TDM_HTTPS_PORT) for h in _room_hosts]
+    if TDM_PUBLIC_URL:  # the players' name, its proxy passing the Host on to the HTTPS port
+        _public = urlsplit(TDM_PUBLIC_URL)
+        _room_hosts.append(_public.hostname or "")
+        _room_origins.append(f"{_public.scheme}://{_public.netloc.lower()}")
+    ALLOWED_HOSTS = list(dict.fromkeys([*ALLOWED_HOSTS, *filter(None, _room_hosts)]))
+    ALLOWED_HOSTS_EXPLICIT = True
+    CSRF_TRUSTED_ORIGINS = list(dict.fromkeys([*CSRF_TRUSTED_ORIGINS, *_room_origins]))
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    # A day, this name only: a browser that has been to the room over HTTPS never goes plain
+    # again, yet a device given another address (or a room run without --lan) is free again soon.
+    SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 86400)
+    # The deploy check's HTTPS advice, answered otherwise here: the plain port redirects by
+    # itself (tdmanager.lan), and a room's private names have neither subdomains nor a place on
+    # the browsers' preload list.
+    SILENCED_SYSTEM_CHECKS = ["security.W008", "security.W005", "security.W021"]
+
 # Login throttling (tdmanager.security): failures per username and per client address in a
 # window; over the limit the login page and the token endpoint refuse until the window ends.
 TDM_LOGIN_FAILURES_PER_USER = envint("TDM_LOGIN_FAILURES_PER_USER", 5)
@@ -150,6 +186,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tdmanager.lan.PlainPortMiddleware",  # on the room's network, the plain port sends all but the trust page to HTTPS
     "tdmanager.csp.ContentSecurityPolicyMiddleware",  # CSP on every response, static files included
     "tdmanager.middleware.StaticFilesMiddleware",  # WhiteNoise, its file index made once per process
     "django.contrib.sessions.middleware.SessionMiddleware",

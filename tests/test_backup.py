@@ -1,6 +1,7 @@
 """Nothing lost: `manage.py backup` and `manage.py restore`, round trip on the configured database
 (SQLite's online-backup API on the embedded default, pg_dump/pg_restore on PostgreSQL)."""
 
+import stat
 from io import StringIO
 
 import pytest
@@ -10,6 +11,7 @@ from django.db import connection
 
 from seating.models import Seat
 from tdmanager import backup as bk
+from tdmanager import roomca
 from tournaments.cashier import services as cashier
 from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
@@ -247,3 +249,80 @@ def test_two_backups_begun_in_the_same_second_both_complete(running, tmp_path, m
     assert written == target == inner[0]
     assert bk.file_kind(target) == "sqlite"
     assert not list(tmp_path.glob("*.partial"))
+
+
+# --- The room's certificate authority goes with the data ------------------------------------------
+
+
+def test_the_rooms_authority_goes_with_the_backup_to_another_machine(running, tmp_path, settings):
+    roomca.ensure_server_certificate(["tdm.sala", "localhost"], ["127.0.0.1"])
+    fingerprint = roomca.ca_fingerprint()
+    server_cert = (roomca.ca_dir() / roomca.SERVER_CERT).read_bytes()
+    path = tmp_path / "with-ca.backup"
+    out = StringIO()
+    call_command("backup", str(path), stdout=out)
+    assert f"The room's certificate authority is in it too (fingerprint {fingerprint})" in out.getvalue()
+    assert bk.file_kind(path) == connection.vendor and bk.room_ca_in(path) is not None
+    bk.check_backup(path)  # the database in it is whole for its engine's own tools
+
+    settings.VAR_DIR = tmp_path / "another-machine"  # an empty data directory
+    assert not roomca.ca_exists()
+    out = StringIO()
+    call_command("restore", str(path), force=True, stdout=out)
+    assert f"The room's certificate authority came back with the backup (fingerprint {fingerprint})" in out.getvalue()
+    assert "kept in" not in out.getvalue()
+    assert roomca.ca_fingerprint() == fingerprint
+    assert (roomca.ca_dir() / roomca.SERVER_CERT).read_bytes() == server_cert
+    assert stat.S_IMODE(roomca.ca_dir().stat().st_mode) == 0o700
+    for key in (roomca.CA_KEY, roomca.SERVER_KEY):
+        assert stat.S_IMODE((roomca.ca_dir() / key).stat().st_mode) == 0o600
+    assert Tournament.objects.filter(pk=running[0].pk).exists()
+
+
+def test_a_restore_keeps_aside_the_authority_it_replaces(tmp_path, settings, db):
+    roomca.ensure_ca()
+    backed_up = roomca.ca_fingerprint()
+    path = tmp_path / "first.backup"
+    call_command("backup", str(path), stdout=StringIO())
+    for name in (roomca.CA_KEY, roomca.CA_CERT):
+        (roomca.ca_dir() / name).unlink()
+    roomca.ensure_ca()
+    other = roomca.ca_fingerprint()
+    assert other != backed_up
+
+    out = StringIO()
+    call_command("restore", str(path), force=True, stdout=out)
+    assert roomca.ca_fingerprint() == backed_up
+    (aside,) = settings.VAR_DIR.glob("room-ca.before-restore-*")
+    assert f"kept in {aside}" in out.getvalue()
+    assert (aside / roomca.CA_CERT).is_file() and stat.S_IMODE((aside / roomca.CA_KEY).stat().st_mode) == 0o600
+    # The same authority restored again: nothing set aside.
+    call_command("restore", str(path), force=True, stdout=StringIO())
+    assert len(list(settings.VAR_DIR.glob("room-ca.before-restore-*"))) == 1
+
+
+def test_a_backup_without_an_authority_leaves_the_installations_own(tmp_path, db):
+    path = tmp_path / "no-ca.backup"
+    call_command("backup", str(path), stdout=StringIO())
+    assert bk.room_ca_in(path) is None
+    roomca.ensure_ca()
+    fingerprint = roomca.ca_fingerprint()
+    out = StringIO()
+    call_command("restore", str(path), force=True, stdout=out)
+    assert roomca.ca_fingerprint() == fingerprint and "certificate authority" not in out.getvalue()
+
+
+def test_a_damaged_authority_at_a_backups_end_is_refused_before_anything_is_replaced(tmp_path, db):
+    roomca.ensure_ca()
+    path = tmp_path / "damaged.backup"
+    call_command("backup", str(path), stdout=StringIO())
+    data = bytearray(path.read_bytes())
+    archive_length = len(bk.room_ca_in(path))
+    start = len(data) - len(bk.ROOM_CA_MARK) - 8 - archive_length
+    data[start + 20 : start + 60] = b"\x00" * 40
+    path.write_bytes(bytes(data))
+    with pytest.raises(CommandError, match="certificate authority at its end is damaged"):
+        call_command("restore", str(path), force=True, stdout=StringIO())
+    path.write_bytes(bytes(data[: len(data) - 30]) + bytes(data[-24:]))  # cut short, its tail kept
+    with pytest.raises(CommandError, match="damaged|cut short|neither"):
+        call_command("restore", str(path), force=True, stdout=StringIO())

@@ -4,11 +4,13 @@
 
 SQLite: the online-backup API (a consistent snapshot; sales go on meanwhile). PostgreSQL:
 pg_dump in custom format. Without PATH: var/backups/tdmanager-YYYYMMDD-HHMMSS.{sqlite3,pgdump}.
+The room's certificate authority (``--lan``) is in the file too.
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tdmanager import backup as bk
+from tdmanager import roomca
 
 
 class Command(BaseCommand):
@@ -28,3 +30,5 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Backed up the {bk.vendor(database)} database to {written} ({written.stat().st_size:,} bytes)."))
         for table, n in rows:
             self.stdout.write(f"  {table}: {n}")
+        if bk.room_ca_in(written) is not None:
+            self.stdout.write(f"The room's certificate authority is in it too (fingerprint {roomca.ca_fingerprint()}).")

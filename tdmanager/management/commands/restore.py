@@ -4,7 +4,8 @@
 
 It refuses to replace a database that holds data unless --force is given or you confirm at
 the prompt. Before replacing anything it backs up the current database next to the others
-(var/backups/pre-restore-<time>…), so a restore of the wrong file can be undone.
+(var/backups/pre-restore-<time>…), so a restore of the wrong file can be undone. The room's
+certificate authority in the backup replaces the installation's (the one before is kept aside).
 """
 
 import sys
@@ -61,11 +62,26 @@ class Command(BaseCommand):
             self.stdout.write(f"The database as it was before is saved in {safety}.")
         for table, n in bk.summary(database):
             self.stdout.write(f"  {table}: {n}")
+        self._room_ca(bk.restore_room_ca(source))
         for _receiver, answer in bk.database_restored.send(sender=None, backup=source.name, last_receipt=last_receipt):
             if "erased_again" in answer:
                 self._erasures(answer)
             else:
                 self._receipts(answer)
+
+    def _room_ca(self, restored) -> None:
+        """The room's certificate authority the backup brought (``tdmanager.roomca``)."""
+        if restored is None:
+            return
+        fingerprint, aside = restored
+        self.stdout.write(f"The room's certificate authority came back with the backup (fingerprint {fingerprint}).")
+        if aside:
+            self.stdout.write(
+                self.style.WARNING(
+                    f"The one this installation had before is kept in {aside}: a device that trusted only that one "
+                    "installs this one from the trust page (/trust/)."
+                )
+            )
 
     def _erasures(self, r: dict) -> None:
         """The people erased since the backup, erased again (``tournaments.people.privacy``)."""
