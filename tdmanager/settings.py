@@ -83,6 +83,21 @@ if _ssl_header:
 # Proxies (addresses or networks) whose X-Forwarded-For is believed; nobody's by default.
 TDM_TRUSTED_PROXIES = envlist("TDM_TRUSTED_PROXIES")
 
+# --- The room's own network (docs/using.md, "The room's secure address") ---------------------
+# TDM_LAN: serving the room's Wi-Fi over HTTPS with the installation's own certificate authority
+# (tdmanager.roomca), set by ``manage.py serve --lan``. TDM_ROOM_NAMES: the names the room's
+# devices open it by, the first the room's own. TDM_ROOM_URL: the staff's secure address, derived
+# from them (or set, behind a proxy with a certificate of its own); empty: none known.
+# TDM_PUBLIC_URL: the players' address (a public name with a public certificate: players' phones
+# cannot install the room's); empty: their links use TDM_ROOM_URL (tdmanager.links).
+TDM_LAN = envbool("TDM_LAN")
+TDM_ROOM_NAMES = envlist("TDM_ROOM_NAMES")
+TDM_HTTPS_PORT = envint("TDM_HTTPS_PORT", 8443)
+TDM_ROOM_URL = os.getenv("TDM_ROOM_URL", "").strip().rstrip("/")
+if not TDM_ROOM_URL and TDM_LAN and TDM_ROOM_NAMES:
+    TDM_ROOM_URL = f"https://{TDM_ROOM_NAMES[0]}:{TDM_HTTPS_PORT}"
+TDM_PUBLIC_URL = os.getenv("TDM_PUBLIC_URL", "").strip().rstrip("/")
+
 # Login throttling (tdmanager.security): failures per username and per client address in a
 # window; over the limit the login page and the token endpoint refuse until the window ends.
 TDM_LOGIN_FAILURES_PER_USER = envint("TDM_LOGIN_FAILURES_PER_USER", 5)
