@@ -172,6 +172,7 @@ def phone_page(request, token: str):
             "token": token,
             "state": json.loads(held) if held is not None else phone_state(entry.pk),
             "languages": HouseRules.of(entry.tournament).official_languages,
+            "secure_page": links.players_secure_url(request, request.path),  # where notices work, for a page over plain HTTP
         },
     )
 
