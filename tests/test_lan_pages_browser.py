@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from tests.browser import ARGS, browser, browser_page, chromium_path, login, new_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
+from tests.test_axe_walk_browser import AXE, findings
 from tests.test_lan_pages import HOSTS, make_ca
 from tournaments.cashier import services as cashier
 
@@ -98,19 +99,20 @@ def test_the_check_over_plain_http_says_this_page_has_no_offline_app(sala, setti
 
 def test_the_trust_page_reads_well_in_both_languages_with_and_without_the_room(browser_page, settings, tmp_path, live_server):
     page = browser_page
+    page.context.add_init_script(path=str(AXE))  # the whole walk's reading too (WCAG A and AA)
     settings.TDM_LAN, settings.TDM_ROOM_URL = False, ""
     page.goto(page.base_url + "/trust/")
-    found = problems(page, "trust page, no room")
+    found = problems(page, "trust page, no room") + findings(page, "trust page, no room")
     settings.VAR_DIR, settings.TDM_LAN, settings.TDM_ROOM_URL = tmp_path, True, live_server.url
     make_ca(tmp_path)
     page.goto(page.base_url + "/trust/")
     page.click("#trust-check-button")
     expect(page.locator("#trust-result")).to_contain_text("Offline mode of the floor's pages: available on this page.")
-    found += problems(page, "trust page")
+    found += problems(page, "trust page") + findings(page, "trust page")
     with page.expect_navigation():
         page.select_option("select[name=language]", "it")
     expect(page.locator("h1")).not_to_contain_text("Trust the room")
     page.click("#trust-check-button")
     expect(page.locator("#trust-result li")).to_have_count(3)
-    found += problems(page, "trust page, Italian")
+    found += problems(page, "trust page, Italian") + findings(page, "trust page, Italian")
     assert found == []
