@@ -32,6 +32,17 @@
   const lang = document.documentElement.lang || "en";
 
   // --- the service worker ---------------------------------------------------------------------
+  // Only a secure page (https, or this computer's own address) may register one: elsewhere the
+  // floor is told why there is no offline mode, and where to open the page for it.
+  const unable = document.getElementById("floor-offline-unable");
+  function cannotKeep(why) {
+    if (!unable) return;
+    unable.querySelectorAll("[data-why]").forEach((p) => { p.hidden = p.dataset.why !== why; });
+    unable.hidden = false;
+    (document.querySelector("main") || document.body).prepend(unable);
+  }
+  if (app.dataset.worker && !window.isSecureContext) cannotKeep("insecure");
+  else if (app.dataset.worker && !("serviceWorker" in navigator)) cannotKeep("failed");
   if ("serviceWorker" in navigator && app.dataset.worker) {
     const hadController = !!navigator.serviceWorker.controller;
     navigator.serviceWorker.register(app.dataset.worker, { scope: app.dataset.scope }).then((reg) => {
@@ -43,7 +54,7 @@
         const next = reg.installing;
         if (next) next.addEventListener("statechange", () => { if (next.state === "installed") offer(); });
       });
-    }).catch(() => { /* no worker (a private window): the page works online as before */ });
+    }).catch(() => cannotKeep("failed")); // no worker (a private window, a certificate not trusted): the page works online as before
     let reloading = false;
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       if (!hadController || reloading) return; // the first install: this page is the version it runs

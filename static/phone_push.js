@@ -3,7 +3,8 @@
 // the subscription to the server with the kinds of notice the player ticks; "Stop notices"
 // deletes it. The service worker (/p/sw.js) shows each notice and opens the player's page on a
 // tap. Where the browser cannot (an iPhone before the page is on its home screen), the page
-// says how. Everything is written as text.
+// says how; where the page is not on a secure address (plain HTTP), it says that is why, and
+// gives the secure address when the room has one phones trust. Everything is written as text.
 (function () {
   const $ = (id) => document.getElementById(id);
   const card = $("push-card");
@@ -84,6 +85,14 @@
   });
 
   async function init() {
+    if (!window.isSecureContext) {
+      // Notices need a secure page: the browser is able, this address is not. Say so, and where.
+      const secure = $("push-secure");
+      card.hidden = false; button.hidden = true;
+      say(secure ? T.pushInsecure : T.pushInsecureNone);
+      if (secure) secure.hidden = false;
+      return;
+    }
     const able = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
     if (!able) {
       const apple = /iPhone|iPad|iPod/.test(navigator.userAgent) && !navigator.standalone;

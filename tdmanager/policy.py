@@ -263,6 +263,10 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "floor-manifest": {"GET": ANYONE},  # the floor's app manifest (no data)
     "floor-worker": {"GET": ANYONE},  # the floor's service worker: code and the static names (no data)
     "logout": {"GET": ANYONE, "POST": ANYONE},
+    "trust": {"GET": ANYONE},  # how a staff device comes to trust the room's secure address
+    "trust-ca": {"GET": ANYONE},  # the room's authority certificate (public by nature; its key is never served)
+    "trust-profile": {"GET": ANYONE},  # the same in an Apple profile
+    "trust-check": {"GET": ANYONE},  # the device reached the secure address: nothing private in the answer
     "set_language": {"GET": ANYONE, "POST": ANYONE},
     "live-time": {"GET": ANYONE},
     "live-state": {"GET": ANYONE},  # a display screen's token or a staff login (checked by the view)

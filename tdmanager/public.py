@@ -77,6 +77,11 @@ PUBLIC = {
     "public-changes": Public(),
     "formats-leaderboard": Public(page=True, staff_too=True),
     "schema": Public(staff_too=True),  # the API's shape, built once per process (tdmanager.apischema)
+    # The trust page and its files: the same for everybody, no database read; its address alone limits it.
+    "trust": Public(page=True, staff_too=True),
+    "trust-ca": Public(staff_too=True),
+    "trust-profile": Public(staff_too=True),
+    "trust-check": Public(staff_too=True),
 }
 
 

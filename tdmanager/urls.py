@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
-from tdmanager import apischema, appicons, errorpages
+from tdmanager import apischema, appicons, errorpages, trust
 from tdmanager import auth_views as tdm_auth
 from tdmanager.csp import csp_update
 
@@ -35,6 +35,11 @@ urlpatterns = [
     path("manifest.webmanifest", appicons.manifest, name="manifest"),
     path("tournaments/floor-sw.js", appicons.floor_worker, name="floor-worker"),
     path("tournaments/floor.webmanifest", appicons.floor_manifest, name="floor-manifest"),
+    # The room's certificate and how to install it (no login, on the plain port too): tdmanager.trust.
+    path("trust/", trust.trust_page, name="trust"),
+    path("trust/room-ca.crt", trust.ca_certificate, name="trust-ca"),
+    path("trust/room-ca.mobileconfig", trust.ca_profile, name="trust-profile"),
+    path("trust/check", trust.trust_check, name="trust-check"),
     path("login/", tdm_auth.LoginView.as_view(), name="login"),
     path("logout/", tdm_auth.LogoutView.as_view(), name="logout"),
     path("", include("seating.urls")),

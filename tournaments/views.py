@@ -3,9 +3,9 @@
 from django.db.models import Count
 from django.shortcuts import redirect, render
 
-from tdmanager import policy
+from tdmanager import links, policy, reached
 from tdmanager.paging import Paged
-from tdmanager.policy import DEALER, DISPLAY
+from tdmanager.policy import DEALER, DIRECTOR, DISPLAY
 from tdmanager.roles import user_roles
 from tdmanager.security import no_store
 from tournaments.models import DisplayScreen, Entry, RegulatorGrant, Tournament
@@ -37,4 +37,7 @@ def dashboard(request):
         for row in t.entries.values("status").annotate(n=Count("id")):
             counts[row["status"]] = row["n"]
         rows.append({"t": t, "playing": counts[Entry.ACTIVE], "reserved": counts[Entry.RESERVED], "entries": counts[Entry.ACTIVE] + counts[Entry.BUSTED]})
-    return render(request, "dashboard.html", {"rows": rows, "recent": recent, "no_lobby_screen": lobby_login})
+    context = {"rows": rows, "recent": recent, "no_lobby_screen": lobby_login}
+    if DIRECTOR in held:  # the room's secure address, and how many staff browsers reached it today
+        context["room"] = {"url": links.room_url(request), "browsers": reached.count()}
+    return render(request, "dashboard.html", context)

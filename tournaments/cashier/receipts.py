@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from tdmanager import links
 from tdmanager.formatting import money, num
 from tdmanager.pdf import slip_pdf
 from tdmanager.policy import PHONE_PAGE_GIVERS
@@ -56,12 +57,13 @@ def tender_text(row: LedgerRow) -> tuple[str, str] | None:
 
 def phone_link(row: LedgerRow, request=None) -> str:
     """The player's phone page of the entry this row sold (the QR code on the receipt), as an
-    absolute address when ``request`` is given; "" for a reversal, a refund or a cancelled entry."""
+    absolute address a phone reaches when ``request`` is given (``tdmanager.links.player_url``);
+    "" for a reversal, a refund or a cancelled entry."""
     e = row.entry
     if e is None or not e.phone_token or e.status == Entry.CANCELLED or row.kind in (LedgerRow.REVERSAL, LedgerRow.REFUND):
         return ""
     path = phone_path(e)
-    return request.build_absolute_uri(path) if request is not None else path
+    return links.player_url(request, path) if request is not None else path
 
 
 def gives_phone_page(request) -> bool:
@@ -153,6 +155,7 @@ def receipt_context(row: LedgerRow, request=None) -> dict:
         "settles": row.settles.receipt_number if row.settles_id else None,  # REG-09: the amount owed it pays
         "phone_link": link,
         "phone_token": row.entry.phone_token if link else "",
+        "link_warning": links.warning_for(request) if link else "",  # its QR code would name this computer
     }
 
 

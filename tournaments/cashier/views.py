@@ -4,6 +4,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from tdmanager import links
 from tdmanager.security import no_store
 from tournaments.cashier import receipts
 from tournaments.cashier import selectors as cashier_selectors
@@ -27,7 +28,9 @@ def desk(request):
         t.bounty_part = rules.bounty_part  # PAY-02: every buy-in and re-entry buys a bounty, its own line
         t.desk_price = rules.entry_cost(t)
         t.sells_rebuys = cashier.sells_rebuys(t)  # FMT-04: no stack asked for a rebuy the event does not have
-    return render(request, "desk.html", {"tournaments": open_t, "selected": selected, "shift": cashier_selectors.shift_totals(request.user)})
+    context = {"tournaments": open_t, "selected": selected, "shift": cashier_selectors.shift_totals(request.user)}
+    context["link_warning"] = links.warning_for(request)  # the receipts' QR codes would name this computer
+    return render(request, "desk.html", context)
 
 
 def receipt(request, number):

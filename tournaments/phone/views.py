@@ -21,7 +21,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from tdmanager import realtime
+from tdmanager import links, realtime
 from tdmanager.security import no_store
 from tournaments import signals
 from tournaments.house import HouseRules
@@ -172,6 +172,7 @@ def phone_page(request, token: str):
             "token": token,
             "state": json.loads(held) if held is not None else phone_state(entry.pk),
             "languages": HouseRules.of(entry.tournament).official_languages,
+            "secure_page": links.players_secure_url(request, request.path),  # where notices work, for a page over plain HTTP
         },
     )
 
@@ -194,9 +195,9 @@ def phone_data(request, token: str):
 def phone_qr(request, token: str):
     """The QR code of the page's address, an SVG from our own origin (CSP img-src 'self'). Shown on
     the receipt at the desk: the address is the page's key, so no cache keeps it (the desk
-    browser's disk neither)."""
+    browser's disk neither). It names the server as a player's phone reaches it (``links.player_url``)."""
     entry = entry_for(token)
-    return no_store(HttpResponse(qr_svg(request.build_absolute_uri(phone_path(entry))), content_type="image/svg+xml"))
+    return no_store(HttpResponse(qr_svg(links.player_url(request, phone_path(entry))), content_type="image/svg+xml"))
 
 
 def phone_stream(request, token: str):
