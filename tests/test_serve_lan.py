@@ -129,6 +129,9 @@ def test_the_plain_port_sends_a_page_to_the_same_name_over_https(on_the_room_net
 @pytest.mark.parametrize("path", ["/trust/", "/trust", "/trust/ca.crt", "/static/tdm.css", "/favicon.ico", "/healthz"])
 def test_the_plain_port_answers_the_trust_page_itself(on_the_room_network, client, path):
     answer = client.get(path, HTTP_HOST="tdm.sala:8000")
+    if path == "/trust":  # only its slash added, on the plain port: never sent to the secure one
+        assert answer.status_code == 301 and answer["Location"] == "/trust/"
+        return
     assert answer.status_code not in (301, 302, 307, 308), answer.get("Location")
 
 
