@@ -3,12 +3,20 @@
 ``club_night()`` is a played 3.7 event holding one of everything an import reads: a rebuy after
 a bust, a re-entry with a buy-in profile, an add-on, a bust shared by two hitmen, two players out
 in the same second who chop the 3rd and 4th prizes. ``SHARED`` is the folder of real files the
-suite reads when this machine has it.
+suite reads when this machine has one: ``TDM_TD3_FILES`` names it (a league's events in its
+``orf`` folder, TD3's 3.0 sample beside), and the tests over it are skipped without it.
 """
 
+import os
 from pathlib import Path
 
-SHARED = Path("/work/shared/td3")
+SHARED = Path(os.environ["TDM_TD3_FILES"]) if os.environ.get("TDM_TD3_FILES") else None
+NO_SHARED = "set TDM_TD3_FILES to a folder of real TD3 save files (its orf/*.tdt) to read them too"
+
+
+def has_shared() -> bool:
+    return SHARED is not None and (SHARED / "orf").is_dir()
+
 
 T0 = 1_700_000_000_000  # milliseconds since 1970, as TD3 writes times
 MINUTE = 60_000

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from tests.tournaments import td3_files as files
-from tests.tournaments.td3_files import ANNA, BRUNO, CARLA, DARIO, ELENA, SHARED
+from tests.tournaments.td3_files import ANNA, BRUNO, CARLA, DARIO, ELENA, NO_SHARED, SHARED, has_shared
 from tournaments.imports.td3 import formula, model, reader
 from tournaments.imports.td3.formula import FUNCTIONS, VARIABLES, FormulaError, compile_formula, points, variables_for
 
@@ -316,7 +316,7 @@ def test_the_formula_is_read_once_for_all_the_players(night):
     assert formula._compiled.cache_info().hits == before + 1
 
 
-@pytest.mark.skipif(not (SHARED / "orf").is_dir(), reason=f"the real TD3 files are not on this machine ({SHARED})")
+@pytest.mark.skipif(not has_shared(), reason=NO_SHARED)
 def test_each_real_events_formula_evaluates_for_each_player():
     """The files keep no points per player (only prize points, all 0 here): each formula must
     evaluate to whole points (the league's rounds them), the winner's above the last's. A free

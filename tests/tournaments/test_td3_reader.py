@@ -2,14 +2,14 @@
 model an import takes from them (event, levels, profiles, players, entries, busts, prizes, places)."""
 
 import datetime as dt
-import re
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from django.utils import translation
 
 from tests.tournaments import td3_files as files
-from tests.tournaments.td3_files import ANNA, BRUNO, CARLA, DARIO, ELENA, SHARED
+from tests.tournaments.td3_files import ANNA, BRUNO, CARLA, DARIO, ELENA, NO_SHARED, SHARED, has_shared
 from tournaments.imports.td3 import model, reader
 from tournaments.imports.td3.reader import Obj, Td3FormatError
 
@@ -262,7 +262,7 @@ def shared_files():
     return sorted((SHARED / "orf").glob("*.tdt")) + sorted(SHARED.glob("*.tdt"))
 
 
-needs_shared = pytest.mark.skipif(not (SHARED / "orf").is_dir(), reason=f"the real TD3 files are not on this machine ({SHARED})")
+needs_shared = pytest.mark.skipif(not has_shared(), reason=NO_SHARED)
 
 
 @needs_shared
@@ -273,7 +273,7 @@ def test_all_real_files_parse_and_their_places_are_the_prizes_td3_paid():
     for path in paths:
         event = model.event_of(reader.load(path.read_bytes()))
         places = event.places()
-        assert len(places) == len(event.entrants())
+        assert len(places) == (len(event.entrants()) if event.state != model.PLANNED else 0)
         for prize in event.prizes:
             if prize.place and len(prize.awarded_to) == 1:
                 assert places[prize.awarded_to[0]] == prize.place, (path.name, prize.description)
@@ -285,9 +285,16 @@ def test_all_real_files_parse_and_their_places_are_the_prizes_td3_paid():
 
 
 @needs_shared
-def test_the_real_planned_event_and_the_3_0_sample():
-    planned = model.event_of(reader.load((SHARED / "orf" / "ORF_Poker_20251023.tdt").read_bytes()))
-    assert planned.state == model.PLANNED and planned.entrants() == () and planned.date() == dt.date(2025, 10, 23)
-    sample = model.event_of(reader.load((SHARED / "sample-v3.0.tdt").read_bytes()))
-    assert sample.version == "3.0" and sample.state == model.PLANNED and len(sample.entrants()) == 45
-    assert re.fullmatch(r"[0-9a-f-]+", sample.uuid)
+def test_the_real_events_not_yet_played_have_a_date_and_no_places():
+    events = [model.event_of(reader.load(path.read_bytes())) for path in shared_files()]
+    planned = [event for event in events if event.state == model.PLANNED]
+    assert planned, "the real files hold an event not yet played"
+    for event in planned:
+        assert event.places() == {} and event.start is None and event.date() is not None, event.title
+    assert {event.version for event in events} >= {"3.0", "3.7.2"}
+
+
+def test_a_refusal_is_said_in_the_readers_language():
+    with translation.override("it"), pytest.raises(Td3FormatError) as refused:
+        reader.load('{ V: "3.7.2", T: new Tournament({Title: "x"}')
+    assert str(refused.value) == "Il file finisce troppo presto: è troncato. (riga 1, colonna 45)"

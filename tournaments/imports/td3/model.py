@@ -258,8 +258,8 @@ class Event:
         return tuple(player for player in self.players if player.entries)
 
     def places(self) -> dict[str, int]:
-        """Each entrant's place, TD3's rank (see the module's docstring)."""
-        return self._results()[0]
+        """Each entrant's place, TD3's rank (see the module's docstring); none before the start."""
+        return self._results()[0] if self.state != PLANNED else {}
 
     def hits(self) -> dict[str, Fraction]:
         """Each entrant's hits as TD3 counts them: a bust shared by two hitmen gives each half

@@ -175,9 +175,10 @@ class _Parser:
 
     # --- errors
 
-    def _fail(self, message: str, token: str, cut: bool = True):
-        """Refuse at the token read last; ``message`` may name it as ``%(token)s``. A token
-        refused at the very end of the text (half a word, an open string) is a file cut short."""
+    def _fail(self, message: str, token: str, cut: bool = True, **params):
+        """Refuse at the token read last; ``message`` may name it as ``%(token)s``, and
+        ``params`` by their names. A token refused at the very end of the text (half a word, an
+        open string) is a file cut short."""
         index = len(self.tokens) - length_hint(self.it) - 1
         offset = len(self.text)
         for n, match in enumerate(_TOKEN.finditer(self.text)):
@@ -187,12 +188,12 @@ class _Parser:
         rest = self.text[offset:]
         if token == "" or (cut and (index == len(self.tokens) - 2 or token in ('"', "'")) and "\n" not in rest and "\r" not in rest):
             message = _("The file ends too soon: it is cut short.")
-        raise _error(message % {"token": _shown(token)}, self.text, offset)
+        raise _error(message % {"token": _shown(token), **params}, self.text, offset)
 
     def _expected(self, what: str, token: str):
         if token[:1] in "\"'" and token and (len(token) == 1 or token[-1] not in "\"':"):
             self._fail(_("A string is not closed on its line."), token)
-        self._fail(_("Expected %(what)s, found “%%(token)s”.") % {"what": what}, token)
+        self._fail(_("Expected %(what)s, found “%(token)s”."), token, what=what)
 
     # --- values
 
@@ -227,7 +228,7 @@ class _Parser:
         self._expected(_("a value"), token)
 
     def _deeper(self, depth: int, token: str):
-        self._fail(_("The values nest deeper than %(depth)d levels: not a TD3 save file.") % {"depth": self.max_depth}, token)
+        self._fail(_("The values nest deeper than %(depth)d levels: not a TD3 save file."), token, depth=self.max_depth)
 
     def _object(self, depth: int) -> dict:
         if depth > self.max_depth:
