@@ -97,8 +97,7 @@
     if (!able) {
       const apple = /iPhone|iPad|iPod/.test(navigator.userAgent) && !navigator.standalone;
       card.hidden = false; button.hidden = true;
-      // browsers give notices to secure (https) pages only: the cause is the address, not the phone
-      say(!window.isSecureContext ? T.pushInsecure : apple ? T.pushApple : T.pushUnable);
+      say(apple ? T.pushApple : T.pushUnable);
       return;
     }
     registration = await navigator.serviceWorker.register("/p/sw.js", { scope: "/p/" });

@@ -49,7 +49,10 @@ def seen(marker: str, now: float | None = None) -> None:
                 del _seen[old]
         return
     try:
-        client.pipeline().zadd(key(), {marker: now}).zremrangebyscore(key(), "-inf", now - WINDOW).expire(key(), 2 * WINDOW).execute()
+        # at most once a minute per login (``session_used``): three commands, no pipeline needed
+        client.zadd(key(), {marker: now})
+        client.zremrangebyscore(key(), "-inf", now - WINDOW)
+        client.expire(key(), 2 * WINDOW)
     except redis.RedisError:
         pass  # a count missed is a number on the dashboard, never a page refused
 
