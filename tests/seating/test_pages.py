@@ -111,6 +111,25 @@ def test_lobby_displays_get_tables_seats_and_moves(scenario_10):
     assert selectors.players_at_table(t, 2) == 8
 
 
+def test_bal08_after_the_floor_confirms_a_move_the_lobby_shows_it_done(scenario_10, actor):
+    """What follows a confirmed move: the slip leaves the lobby's moves and their count, the
+    table counts show the player at his new table, the seat lookup finds him there (a new
+    version, so every screen reloads it) and the players left are the same."""
+    t, layout = scenario_10
+    before = build_snapshot(t)
+    move = PendingMove.objects.get(tournament=t, status=PendingMove.PROPOSED)
+    services.confirm_move(t, move, actor=actor)
+    snap = build_snapshot(t)
+    assert snap["moves"] == [] and snap["moves_pending"] == 0
+    assert selectors.players_at_table(t, 1) == 9 and selectors.players_at_table(t, 2) == 9
+    assert selectors.players_left(t) == 18 and snap["tables_in_play"] == 2
+    assert snap["seats_version"] != before["seats_version"]
+    p = Entry.objects.get(pk=layout[1][4]).person
+    seats = selectors.seat_page(t, 1, 20)["seats"]
+    assert {"name": public_name(p.first_name, p.last_name), "table": 2, "seat": 9} in seats
+    assert len(seats) == 18
+
+
 def test_the_draw_history_page_shows_both_steps_of_a_break(client, started, actor, floor_user):
     t = started(21, table_size=10)
     arrange(t, {1: range(1, 9), 2: range(1, 9), 3: range(1, 6)}, big_blinds={1: (1, 8), 2: (2, 1), 3: (1, 5)})

@@ -91,6 +91,23 @@ def test_a_falling_ante_is_flagged_as_a_warning():
     assert warnings[0]["item_index"] == 1
 
 
+def test_clk02_an_ante_kept_or_raised_is_never_flagged_even_at_the_final_table():
+    """The allowed case: an ante that starts, stays the same for a level, rises across a break
+    and holds at the final table gives no warning, so a director is never told to fix a sound
+    structure."""
+    structure = [
+        Level(100, 200, minutes=20),  # no ante yet
+        Level(150, 300, 300, BB_ANTE, minutes=20),  # the ante starts
+        Level(200, 400, 300, BB_ANTE, minutes=20),  # the same ante, blinds up
+        Break(10),
+        Level(300, 600, 600, BB_ANTE, minutes=20),
+        Level(400, 800, 600, BB_ANTE, minutes=20),  # the final table from here: the same ante
+    ]
+    assert clock_rules.validate_structure(structure) == []
+    assert clock_rules.final_table_ante_warnings(structure, 5) == []
+    assert clock_rules.final_table_ante_warnings(structure, 4) == []
+
+
 def test_level_numbers_skip_breaks():
     assert [clock_rules.level_number_of(WITH_BREAK, i) for i in range(5)] == [1, 2, 2, 3, 4]
     assert clock_rules.level_index(WITH_BREAK, 3) == 3

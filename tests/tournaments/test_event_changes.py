@@ -114,3 +114,21 @@ def test_the_tournament_page_shows_the_history_and_old_changes_leave_the_lobby(m
     assert build_snapshot(t, now=later)["changes"]["en"] == []  # change_notice_hours: 12
     Tournament.objects.filter(pk=t.pk).update(settings={"change_notice_hours": 24})
     assert len(build_snapshot(t, now=later)["changes"]["en"]) == 1
+
+
+@pytest.mark.django_db
+def test_fmt02_a_running_event_is_published_too_its_change_says_why_and_is_a_version(make_tournament, director):
+    """Once the clock runs the event is still the one players read: a change (here late
+    registration kept open two levels longer) needs its reason and becomes the next version,
+    announced on the lobby, as before the start."""
+    actor = Actor(director, "test")
+    t = make_tournament(status=Tournament.RUNNING, late_reg_closes_after_level=4)
+    with pytest.raises(DomainError) as err:
+        setup.update_tournament(t, {"late_reg_closes_after_level": 6}, actor=actor)
+    assert err.value.code == "change_reason_required"
+    setup.update_tournament(t, {"late_reg_closes_after_level": 6}, actor=actor, override_reason="the room is still filling")
+    (v1,) = TournamentChange.objects.filter(tournament=t)
+    assert (v1.version, v1.changed_by, v1.reason) == (1, director, "the room is still filling")
+    assert v1.changes == {"late_reg_closes_after_level": [4, 6]}
+    (announced,) = build_snapshot(t)["changes"]["en"]
+    assert announced.startswith("Changed: ") and "6" in announced

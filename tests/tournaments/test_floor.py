@@ -127,6 +127,23 @@ class TestPenalties:
             cashier.refund(entries[1], reason="asks money back", actor=actor)
         assert e.value.code == "no_refund_after_playing"
 
+    def test_pen07_a_player_counted_twice_loses_his_last_count_once(self, field, actor):
+        """Repeated data: the player's stack was counted twice before he is disqualified (41,000
+        at the break, then 36,500). What leaves play is his stack as last counted, once; a
+        second disqualification of the same player is refused and removes nothing more."""
+        t, entries = field
+        floor.record_chip_counts(t, [{"entry": entries[1].pk, "chips": 41000}], occasion="BREAK", actor=actor)
+        floor.record_chip_counts(t, [{"entry": entries[1].pk, "chips": 36500}], occasion="MANUAL", actor=actor)
+        before = floor_selectors.chips_in_play(t)
+        floor.issue_penalty(t, entries[1], kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
+        (removed,) = ChipAdjustment.objects.filter(entry=entries[1], kind=ChipAdjustment.DISQUALIFICATION)
+        assert removed.chips == -36500
+        assert floor_selectors.chips_in_play(t) == before - 36500
+        with pytest.raises(DomainError):
+            floor.issue_penalty(t, entries[1], kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
+        assert floor_selectors.chips_in_play(t) == before - 36500
+        assert ChipAdjustment.objects.filter(entry=entries[1], kind=ChipAdjustment.DISQUALIFICATION).count() == 1
+
     def test_elimination_without_prize_is_flagged(self, field, actor):
         t, entries = field
         p = floor.issue_penalty(t, entries[2], kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
