@@ -110,6 +110,7 @@
       case "league": return !!s.league;
       case "seats": return !after && !!s.seats_version;
       case "chips": return !!chipsOf(s).length;
+      case "lastbust": return !!onAir.bust; // a stream's lower third: only while a bust is on
       default: return true;
     }
   }
@@ -156,6 +157,7 @@
     el.querySelectorAll(".block").forEach((b) => { const on = blockShown(b.dataset.kind, s, state) && !underResults(b); if (b.hidden === on) b.hidden = !on; });
     takeTurns();
     renderChips(s);
+    noteBusts(s);
     if (announcer) announcer.observe(s);
     set("t-name", s.tournament.name);
     document.title = s.tournament.name;
@@ -304,6 +306,49 @@
     else { set("start-label", T.startsAt); set("start-time", hhmm); set("start-date", day); }
   }
 
+  // A stream's lower third (the "lastbust" block): each bust the page sees, newest last, shown for
+  // the overlay's seconds one after the other (two busts together: the second after the first),
+  // with the place and what that place wins. A bust older than its seconds when the page first
+  // sees it (a reload) is not shown again; a bust undone while waiting is dropped.
+  const OVERLAY = R.overlay || null;
+  const BUST_MS = ((OVERLAY && OVERLAY.bust_seconds) || 12) * 1000;
+  const onAir = { bust: null, until: 0, queue: [], seen: new Set() };
+  function prizeOf(place, s) {
+    for (const band of s.payouts || []) {
+      const [from, to] = String(band.places).split(/[–-]/).map(Number);
+      if (place >= from && place <= (to || from)) return band.prize || money(band.amount, s);
+    }
+    return "";
+  }
+  function noteBusts(s) {
+    const now = live.serverNow();
+    const busts = (s.last_busts || []).slice().reverse(); // oldest first
+    const ids = new Set(busts.map((b) => b.id));
+    onAir.queue = onAir.queue.filter((b) => ids.has(b.id));
+    if (onAir.bust && !ids.has(onAir.bust.id) && busts.length && busts[busts.length - 1].id > onAir.bust.id) onAir.until = 0;
+    for (const b of busts) {
+      if (onAir.seen.has(b.id)) continue;
+      onAir.seen.add(b.id);
+      if (Date.parse(b.at) + BUST_MS > now) onAir.queue.push(Object.assign({ prize: prizeOf(b.place, s) }, b));
+    }
+    drawBust();
+  }
+  function drawBust() {
+    if (!$("lower-third")) return;
+    const now = Date.now();
+    if (onAir.bust && now < onAir.until) return;
+    onAir.bust = onAir.queue.shift() || null;
+    onAir.until = onAir.bust ? now + BUST_MS : 0;
+    const b = onAir.bust;
+    set("lt-name", b ? b.player : "");
+    set("lt-place", b && b.place ? fill(T.bustPlace, { place: b.place }) : "");
+    set("lt-prize", b && b.prize ? fill(T.bustPrize, { prize: b.prize }) : "");
+    $("lower-third").hidden = !b;
+    const block = $("lower-third").closest(".block");
+    if (block) block.hidden = !b;
+    if (b) TDMLayout.fit(el, true);
+  }
+
   let live = null, turn = 0, seatsShown = false;
   const SEAT_PAGE = 48, SHOWN = 12; // seats a request brings, seats a turn of the lookup shows
   let seatBuf = { tournament: null, version: -1, page: 1, pages: 1, rows: [], index: 0 }, seatsBusy = false;
@@ -318,7 +363,15 @@
     el.dataset.tournament = t.id;
     if (t.name) set("t-name", t.name);
     set("rotation", shown.length > 1 ? (i + 1) + " / " + shown.length : "");
-    live = window.TDMLive({ tournament: t.id, token: el.dataset.token, onState: render });
+    onAir.bust = null; onAir.until = 0; onAir.queue = []; onAir.seen = new Set();
+    // an overlay runs its stream's delay behind the room: each state, and the clock, that late
+    live = window.TDMLive({ tournament: t.id, token: el.dataset.token, onState: render, delay: OVERLAY ? OVERLAY.delay : 0 });
+  }
+  if (OVERLAY) { // OBS draws the page at the overlay's size: the layout takes exactly that
+    el.style.width = OVERLAY.width + "px";
+    el.style.height = OVERLAY.height + "px";
+    // the director's preview: the overlay over a checkerboard, where the video will be
+    document.documentElement.classList.toggle("checkerboard", location.hash === "#checkerboard");
   }
   chooseLayout(null, null);
   follow(0);
@@ -362,6 +415,7 @@
     $("conn").className = "conn " + (onAir ? "ok" : "off");
     $("conn").title = onAir ? T.live : T.notLive;
     drawTick();
+    drawBust();
   }
   setInterval(tick, 200);
   // Rotating seat lookup: 12 seats every 8 seconds (the first as soon as the seats are known),

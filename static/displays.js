@@ -10,6 +10,8 @@
       tournament: f.get("tournament") ? Number(f.get("tournament")) : null,
       rotate: f.getAll("rotate").map(Number), rotate_seconds: Number(f.get("rotate_seconds")),
     };
+    // as a stream's overlay: its size, the stream's delay, how long a bust stays on
+    for (const k of ["overlay_width", "overlay_height", "overlay_delay", "bust_seconds"]) if (f.has(k)) body[k] = Number(f.get(k));
     // its layout by state, whether it is the speaker, and what it announces
     if (form.querySelector("[name=layout-live]")) {
       body.layouts = {};

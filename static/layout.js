@@ -9,7 +9,7 @@ window.TDMLayout = (function () {
   // screen gave each part; a block too small for it is set smaller (fit).
   const NOMINAL = {
     name: 4, clock: 6, blinds: 9, next: 3.6, players: 4.6, stacks: 4.6, pool: 4.6, payouts: 3, chips: 3,
-    seats: 3, moves: 3, announcements: 3, league: 3.2, bounties: 3.2, results: 3.4, rules: 3, text: 4,
+    seats: 3, moves: 3, announcements: 3, league: 3.2, bounties: 3.2, results: 3.4, rules: 3, text: 4, lastbust: 5,
   };
   const MIN_PX = 6;
 

@@ -29,6 +29,13 @@ window.TDMLive = function (opts) {
   // ("entry": entry, seat, move, prizes, a bounty event's bounty, a league's standing) apart,
   // the latter only when it changed: the page sees them as one state. A polled state carries both.
   const OWN = ["entry", "seat", "move", "prizes", "bounty", "league"];
+  // A stream's overlay runs ``opts.delay`` seconds behind the room: each state is taken that
+  // late and the clock counts that far back, so it shows what the room showed then.
+  const delay = (opts.delay || 0) * 1000;
+  function arrive(snap) {
+    if (delay) setTimeout(() => { if (!closed) accept(snap); }, delay);
+    else accept(snap);
+  }
   function accept(snap) {
     if (snap.seq < state.lastSeq) return; // an older snapshot arrived late
     state.lastSeq = snap.seq;
@@ -45,7 +52,7 @@ window.TDMLive = function (opts) {
     opts.onState && opts.onState(state.snap);
   }
 
-  function serverNow() { return Date.now() + state.offset; }
+  function serverNow() { return Date.now() + state.offset - delay; }
 
   // Seconds left on the current clock item, counted locally.
   function secondsLeft() {
@@ -59,7 +66,7 @@ window.TDMLive = function (opts) {
   function connect() {
     if (!window.EventSource) return startPolling();
     es = new EventSource(base + "/stream/" + qs);
-    es.addEventListener("state", (e) => { state.connected = true; accept(JSON.parse(e.data)); stopPolling(); });
+    es.addEventListener("state", (e) => { state.connected = true; arrive(JSON.parse(e.data)); stopPolling(); });
     es.addEventListener("entry", (e) => acceptOwn(JSON.parse(e.data)));
     es.onerror = () => { state.connected = false; startPolling(); }; // EventSource reconnects by itself
   }
@@ -68,7 +75,7 @@ window.TDMLive = function (opts) {
       const r = await TDM.request(base + "/state/" + qs, { cache: "no-store" });
       // a lobby screen whose link was revoked or renewed: reload, which shows the refusal
       if (r.status === 403 && opts.token) { location.reload(); return; }
-      if (r.ok) accept(await r.json());
+      if (r.ok) arrive(await r.json());
     } catch (e) { /* offline: the local countdown goes on */ }
   }
   function startPolling() { if (!pollTimer) { poll(); pollTimer = setInterval(poll, 5000); } }

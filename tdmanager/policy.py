@@ -273,6 +273,7 @@ POLICY: dict[str, dict[str, tuple | dict]] = {
     "live-stream": {"GET": ANYONE},  # the same
     "live-seats": {"GET": ANYONE},  # the same: the lobby screens' seat lookup, a page at a time
     "display": {"GET": ANYONE},  # the screen's token is its read-only key
+    "overlay": {"GET": ANYONE},  # the same key: the screen drawn for a stream (OBS's browser source)
     "seating-lookup": {"GET": ANYONE},  # a player finds his seat on his phone
     "seating-lookup-find": {"GET": ANYONE},  # the same lookup as you type (JSON)
     "public-rules": {"GET": ANYONE},  # BAL-05, ROLE-06: the house's procedures, for players

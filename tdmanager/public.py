@@ -66,6 +66,7 @@ PUBLIC = {
     "phone-worker": Public(),  # the same bytes for every phone, from memory: its address alone limits it
     "phone-push": Public(token="path", kind="p"),  # a phone subscribes or stops: the page's token and address bound it
     "display": Public(token="path", kind="d", page=True),
+    "overlay": Public(token="path", kind="d", page=True),  # the same screen as a stream's overlay
     "screen-image": Public(staff_too=True),  # a layout's logo: read once per process (live.screen_image)
     "live-state": Public(token="query", kind="d", staff_too=True),
     "live-stream": Public(token="query", kind="d", staff_too=True),

@@ -26,6 +26,7 @@ urlpatterns = [
     path("live/<int:pk>/stream/", live.live_stream, name="live-stream"),
     path("live/<int:pk>/seats/", seats.live_seats, name="live-seats"),
     path("display/<str:token>/", live.display, name="display"),
+    path("overlay/<str:token>/", live.overlay, name="overlay"),
     path("p/sw.js", phone.phone_worker, name="phone-worker"),
     path("p/<str:token>/", phone.phone_page, name="phone"),
     path("p/<str:token>/state/", phone.phone_data, name="phone-state"),

@@ -100,7 +100,7 @@ def _bust_groups(busts: list[Bust]) -> list[tuple[int, str, list[Bust]]]:
 
 
 def _rank_by_starting_stack(members: list[Bust], best: int) -> list[Place]:
-    """Rank one hand's busts: the bigger starting stack finishes better; equal stacks share.
+    """Rank one hand's busts (ELM-02): the bigger starting stack finishes better; equal stacks share.
 
     If any stack is unknown the order cannot be determined, so the whole group shares
     (003 Art. 4.2.30: "si divideranno equamente").

@@ -15,7 +15,7 @@ from tournaments.house import HouseRules
 from tournaments.models import Tournament
 from tournaments.people.names import HIDDEN, public_names
 
-from ..models import PendingMove, Seat, SeatingState, Table
+from ..models import Bust, PendingMove, Seat, SeatingState, Table
 
 
 def _move_dict(m, name) -> dict:
@@ -86,6 +86,28 @@ _WAITING_MOVES = Compiled(
 )
 
 
+#: The busts a lobby snapshot carries (the latest first): a stream's overlay shows each as a
+#: lower third, one after the other when several come together.
+LAST_BUSTS = 3
+_LAST_BUSTS = Compiled(
+    lambda pk: (
+        Bust.objects.filter(tournament_id=pk, void="")
+        .order_by("-order")
+        .values_list(
+            "entry__person__first_name",
+            "entry__person__last_name",
+            "entry__person__nickname",
+            "entry__person__hide_from_lookup",
+            "entry__number",
+            "id",
+            "place",
+            "busted_at",
+        )[:LAST_BUSTS]
+    ),
+    Bust,
+)
+
+
 def _style_of(pk: int) -> str:
     """The house's public name style of a tournament known by its key (one small read)."""
     return HouseRules.of(Tournament.objects.only("settings", "rule_set", "table_size").get(pk=pk)).seat_lookup_names
@@ -96,10 +118,12 @@ def display_summary(tournament) -> dict:
     are in play, the seats version (the seat lookup itself is paged: ``seat_page``) and the
     moves still to be made (the first ``DISPLAY_MOVES``, ``moves_pending`` counting them all);
     during hand-for-hand, the balancing moves waiting for a table's hand (``moves_waiting``: their
-    tables, the player chosen once the hand is over there). Four small queries (one round trip
+    tables, the player chosen once the hand is over there). Five small queries (one round trip
     on PostgreSQL); none reads the field row by row."""
     pk = int(getattr(tournament, "pk", tournament))
-    tables, rows, version, waiting = rows_together((_TABLES_IN_PLAY, (pk,)), (_FIRST_MOVES, (pk,)), (_SEATS_SEQ, (pk,)), (_WAITING_MOVES, (pk,)))
+    tables, rows, version, waiting, busts = rows_together(
+        (_TABLES_IN_PLAY, (pk,)), (_FIRST_MOVES, (pk,)), (_SEATS_SEQ, (pk,)), (_WAITING_MOVES, (pk,)), (_LAST_BUSTS, (pk,))
+    )
     style = HouseRules.of(tournament).seat_lookup_names if hasattr(tournament, "settings") else _style_of(pk)
     names = public_names(((m[0], m[1], m[6], m[7], m[8]) for m in rows), style)
     moves = [_move_dict(m[2:6], name) for m, name in zip(rows, names, strict=True)]
@@ -113,6 +137,11 @@ def display_summary(tournament) -> dict:
         "moves": moves,
         "moves_pending": pending,
         "moves_waiting": [{"from_table": a, "to_table": b} for a, b in waiting],
+        # the latest busts, as every public list names players (a stream's lower third)
+        "last_busts": [
+            {"id": b[5], "player": name, "place": b[6], "at": b[7].isoformat()}
+            for b, name in zip(busts, public_names((b[:5] for b in busts), style), strict=True)
+        ],
     }
 
 

@@ -201,6 +201,16 @@ def _sse(events, ticket) -> StreamingHttpResponse:
 
 def display(request, token: str):
     """The lobby display page for a screen (no login: the token in the address is its key)."""
+    return _screen_page(request, token, overlay=False)
+
+
+def overlay(request, token: str):
+    """The same screen as a stream's overlay (OBS's browser source): its layout on a transparent
+    page of the overlay's size, no control, no sound, running ``overlay_delay`` seconds behind."""
+    return _screen_page(request, token, overlay=True)
+
+
+def _screen_page(request, token: str, *, overlay: bool):
     screen = get_object_or_404(DisplayScreen, token=token, token_revoked_at__isnull=True)
     shown = screen.tournaments_shown()  # one, or the tournaments it rotates through
     if not shown:
@@ -215,14 +225,21 @@ def display(request, token: str):
         # any of them, seen at the page's next look, reloads it
         "design": design_of(screen),
     }
+    if overlay:  # a stream's overlay: no speaker, the stream's delay, the size OBS draws it at
+        rotation["design"]["speaker"] = False
+        rotation["overlay"] = {
+            "width": screen.overlay_width,
+            "height": screen.overlay_height,
+            "delay": screen.overlay_delay,
+            "bust_seconds": screen.bust_seconds,
+        }
     if request.GET.get("config"):  # the page asks now and then: a new rotation or new panels reload it
         return JsonResponse(rotation)
     other = signals.ask_one(signals.display_wanted, tournament=t, request=request)  # a heads-up bracket (FMT-12)
     if other is not None:
         return other
-    return render(
-        request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token, "rotation": rotation}
-    )
+    context = {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token, "rotation": rotation, "overlay": overlay}
+    return render(request, "display.html", context)
 
 
 def chips_of(t) -> list[dict]:

@@ -32,6 +32,14 @@ class DisplayScreen(models.Model):
     #: what the speaker announces (``layouts.clean_sounds``; {} : the defaults)
     sounds = models.JSONField(default=dict, blank=True)
 
+    #: as a stream's overlay (``/overlay/<token>/``, OBS's browser source): its size in pixels,
+    #: how many seconds it runs behind the room (the stream's delay: a bust never shows before
+    #: the viewers see the hand) and how long a bust stays on as a lower third
+    overlay_width = models.PositiveIntegerField(_("overlay width (px)"), default=1920, validators=[MinValueValidator(320), MaxValueValidator(7680)])
+    overlay_height = models.PositiveIntegerField(_("overlay height (px)"), default=1080, validators=[MinValueValidator(180), MaxValueValidator(4320)])
+    overlay_delay = models.PositiveIntegerField(_("overlay delay (seconds)"), default=0, validators=[MaxValueValidator(900)])
+    bust_seconds = models.PositiveIntegerField(_("seconds a bust stays on"), default=12, validators=[MinValueValidator(3), MaxValueValidator(120)])
+
     PANELS = ("blinds", "stats", "payouts", "seats", "announcements", "moves", "sounds")
 
     def tournaments_shown(self) -> list:

@@ -46,6 +46,7 @@ BLOCKS = {
     "league": gettext_lazy("League standings"),
     "bounties": gettext_lazy("Bounties"),
     "results": gettext_lazy("Results"),
+    "lastbust": gettext_lazy("Last bust (a stream's lower third)"),
     "rules": gettext_lazy("Rules text"),
     "text": gettext_lazy("Free text"),
     "logo": gettext_lazy("Logo"),

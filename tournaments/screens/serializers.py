@@ -12,6 +12,7 @@ from tournaments.models import (
 
 class DisplayScreenSerializer(IdModelSerializer):
     url = serializers.SerializerMethodField()
+    overlay_url = serializers.SerializerMethodField()
 
     class Meta:
         from tournaments.models import DisplayScreen
@@ -31,6 +32,11 @@ class DisplayScreenSerializer(IdModelSerializer):
             "layouts",
             "speaker",
             "sounds",
+            "overlay_url",
+            "overlay_width",
+            "overlay_height",
+            "overlay_delay",
+            "bust_seconds",
         ]
         read_only_fields = ["token", "token_revoked_at"]
         extra_kwargs = {
@@ -38,6 +44,10 @@ class DisplayScreenSerializer(IdModelSerializer):
             "rotate_seconds": {"help_text": "seconds each tournament stays on the screen (5–600)"},
             "layouts": {"help_text": 'its layout by state: {"live", "break", "final"} → a key of GET /api/v1/screen-layouts/'},
             "speaker": {"help_text": "this screen plays the sounds and speaks (the others showing its tournaments become quiet)"},
+            "overlay_width": {"help_text": "the stream overlay's width in pixels (320–7680), as OBS's browser source is set"},
+            "overlay_height": {"help_text": "the stream overlay's height in pixels (180–4320)"},
+            "overlay_delay": {"help_text": "seconds the overlay runs behind the room, the stream's delay (0–900)"},
+            "bust_seconds": {"help_text": "seconds a bust stays on the overlay as a lower third (3–120)"},
             "sounds": {
                 "help_text": '{"warn_minutes": 1–30, "events": {event: {"on", "sound", "speak", "text"}}}; events: '
                 "level, minutes_left, break_start, break_end, colour_up, hand_for_hand, bubble, final_table, last_two, announcement"
@@ -46,6 +56,9 @@ class DisplayScreenSerializer(IdModelSerializer):
 
     def get_url(self, obj) -> str:
         return reverse("display", args=[obj.token])
+
+    def get_overlay_url(self, obj) -> str:
+        return reverse("overlay", args=[obj.token])
 
     def validate_show(self, value):
         if not isinstance(value, dict) or any(k not in DisplayScreen.PANELS or not isinstance(v, bool) for k, v in value.items()):

@@ -34,7 +34,20 @@ from tournaments.models.checks import clean
 from tournaments.screens import rules as screen_rules
 
 #: What a director sets on a screen (the token is the service's; ``rotate`` is a list of tournaments).
-FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds", "layouts", "speaker", "sounds")
+FIELDS = (
+    "name",
+    "tournament",
+    "show",
+    "announcement",
+    "rotate_seconds",
+    "layouts",
+    "speaker",
+    "sounds",
+    "overlay_width",
+    "overlay_height",
+    "overlay_delay",
+    "bust_seconds",
+)
 
 
 def _ended_on_commit(token: str) -> None:

@@ -1,0 +1,94 @@
+"""A screen as a stream's overlay in Chromium at OBS's 1920×1080: screenshotted without a
+backdrop it is transparent where no block is and drawn where its blocks are; a bust appears as
+the lower third with its place and leaves after its seconds; with the stream's delay it appears
+that many seconds later, never before."""
+
+import io
+import time
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+from seating import services as seating
+from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tests.test_axe_browser import problems
+from tournaments.eventlog.services import Actor
+from tournaments.models import DisplayScreen, Entry
+from tournaments.people.names import public_name
+from tournaments.screens import services as screens
+
+from ..seating.test_support import arrange, started  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The clock top left, the lower third along the bottom: the rest of the picture is the video.
+STREAM = {
+    "theme": {"background": "#101828", "text": "#fafafa", "accent": "#ffcc00"},
+    "blocks": [
+        {"kind": "clock", "x": 0, "y": 0, "w": 5, "h": 4},
+        {"kind": "lastbust", "x": 0, "y": 20, "w": 12, "h": 4},
+    ],
+}
+
+
+@pytest.fixture
+def overlay(started, director, actor):  # noqa: F811
+    t = started(18)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10)})
+    design = screens.save_layout(name="Stream " + uuid.uuid4().hex[:6], design=STREAM, actor=Actor(director, "test"))
+    screen = DisplayScreen.objects.create(name="OBS", tournament=t, token="obs-" + uuid.uuid4().hex, layouts={"live": f"layout:{design.pk}"}, bust_seconds=3)
+    return t, layout, screen
+
+
+def open_overlay(page, screen):
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(page.base_url + f"/overlay/{screen.token}/")
+    # the first state comes the stream's delay late, as every later one
+    expect(page.locator('.block[data-kind="clock"] #clock')).not_to_have_text("--:--", timeout=(screen.overlay_delay + 10) * 1000)
+
+
+def alpha_at(png: bytes, x: int, y: int) -> int:
+    from PIL import Image
+
+    return Image.open(io.BytesIO(png)).convert("RGBA").getpixel((x, y))[3]
+
+
+def test_the_overlay_is_transparent_where_no_block_is_and_a_bust_is_a_lower_third(browser_page, overlay, actor):
+    page = browser_page
+    t, layout, screen = overlay
+    open_overlay(page, screen)
+    assert page.evaluate("() => getComputedStyle(document.body).cursor") == "none"
+    assert page.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight && document.scrollingElement.scrollWidth <= innerWidth")
+    shot = page.screenshot(omit_background=True)
+    assert alpha_at(shot, 960, 540) == 0 and alpha_at(shot, 1900, 20) == 0  # the video shows through
+    assert alpha_at(shot, 40, 40) == 255  # the clock's block
+    assert alpha_at(shot, 200, 1000) == 0  # the lower third waits for a bust
+    assert page.locator("#sound-test").count() == 0
+
+    out = layout[1][3]
+    seating.record_bust(t, [out], actor=actor)
+    seen = time.monotonic()
+    third = page.locator("#lower-third")
+    expect(third).to_be_visible(timeout=10000)
+    person = Entry.objects.get(pk=out).person
+    expect(page.locator("#lt-name")).to_have_text(public_name(person.first_name, person.last_name))
+    expect(page.locator("#lt-place")).to_have_text("Out in place 18")
+    assert alpha_at(page.screenshot(omit_background=True), 200, 1000) == 255
+    assert problems(page, "stream overlay with a lower third") == []
+    expect(third).to_be_hidden(timeout=10000)  # its seconds (3) over
+    assert time.monotonic() - seen >= 3 - 0.5
+
+
+def test_with_the_streams_delay_the_bust_shows_that_much_later(browser_page, overlay, actor):
+    page = browser_page
+    t, layout, screen = overlay
+    screen.overlay_delay, screen.bust_seconds = 6, 30
+    screen.save()
+    opened = time.monotonic()
+    open_overlay(page, screen)
+    assert time.monotonic() - opened >= 6 - 0.5  # the first state, itself the delay late
+    recorded = time.monotonic()
+    seating.record_bust(t, [layout[2][4]], actor=actor)
+    expect(page.locator("#lower-third")).to_be_visible(timeout=20000)
+    assert time.monotonic() - recorded >= 6 - 0.5  # never before the viewers see the hand
