@@ -111,6 +111,9 @@
       case "seats": return !after && !!s.seats_version;
       case "chips": return !!chipsOf(s).length;
       case "lastbust": return !!onAir.bust; // a stream's lower third: only while a bust is on
+      case "finaltable": return !after && !!(s.final_table || []).length;
+      case "payjumps": return !before && !after && !!s.players_left && !!prizeOf(s.players_left, s);
+      case "ticker": return state !== "cancelled" && !!(s.payouts || []).length;
       default: return true;
     }
   }
@@ -158,6 +161,7 @@
     takeTurns();
     renderChips(s);
     noteBusts(s);
+    renderStream(s);
     if (announcer) announcer.observe(s);
     set("t-name", s.tournament.name);
     document.title = s.tournament.name;
@@ -320,6 +324,42 @@
     }
     return "";
   }
+  // A stream's blocks: the final table (seat, public name, chips as counted on the floor tools and
+  // in big blinds, the chip leader marked), what the next places out win, a ticker of the payouts.
+  let lastFinal = null, lastJumps = null;
+  function renderStream(s) {
+    const c = s.clock || {}, bb = c.big_blind || 0;
+    const ft = $("final-table");
+    if (ft) {
+      const seats = s.final_table || [];
+      const top = Math.max(0, ...seats.map((x) => x.chips || 0));
+      const key = JSON.stringify([seats, bb]);
+      if (key !== lastFinal) {
+        lastFinal = key;
+        ft.replaceChildren(...seats.map((x) => {
+          const li = node("li", ""), leader = !!top && x.chips === top;
+          li.classList.toggle("leader", leader);
+          li.append(node("span", String(x.seat)), node("span", x.player));
+          const chips = node("b", x.chips === null ? "—" : TDM.num(x.chips));
+          if (x.chips !== null && bb) chips.append(node("small", " " + fill(T.bigBlinds, { n: TDM.num(Math.round(x.chips / bb * 10) / 10, 1, 0) })));
+          li.append(chips);
+          if (leader) li.setAttribute("aria-label", x.player + ", " + T.chipLeader);
+          return li;
+        }));
+      }
+    }
+    const pj = $("pay-jumps");
+    if (pj) {
+      const jumps = [];
+      for (let place = s.players_left || 0; place >= 1 && jumps.length < 3; place--) {
+        const prize = prizeOf(place, s);
+        if (prize) jumps.push(fill(T.placePays, { place, prize }));
+      }
+      const key = JSON.stringify(jumps);
+      if (key !== lastJumps) { lastJumps = key; pj.replaceChildren(...jumps.map((j) => node("li", j))); }
+    }
+    set("ticker-text", (s.payouts || []).map((p) => p.places + ": " + (p.prize || money(p.amount, s))).join("   ·   "));
+  }
   function noteBusts(s) {
     const now = live.serverNow();
     const busts = (s.last_busts || []).slice().reverse(); // oldest first
@@ -356,7 +396,7 @@
   function follow(i) {
     if (live) live.close();
     turn = i;
-    lastPayouts = lastResults = lastBountyTop = lastChips = null; seatsShown = false;
+    lastPayouts = lastResults = lastBountyTop = lastChips = lastFinal = lastJumps = null; seatsShown = false;
     seenDraw = undefined; drawUntil = 0;
     seatBuf = { tournament: null, version: -1, page: 1, pages: 1, rows: [], index: 0 };
     const t = shown[i] || { id: el.dataset.tournament };

@@ -9,7 +9,7 @@ window.TDMLayout = (function () {
   // screen gave each part; a block too small for it is set smaller (fit).
   const NOMINAL = {
     name: 4, clock: 6, blinds: 9, next: 3.6, players: 4.6, stacks: 4.6, pool: 4.6, payouts: 3, chips: 3,
-    seats: 3, moves: 3, announcements: 3, league: 3.2, bounties: 3.2, results: 3.4, rules: 3, text: 4, lastbust: 5,
+    seats: 3, moves: 3, announcements: 3, league: 3.2, bounties: 3.2, results: 3.4, rules: 3, text: 4, lastbust: 5, finaltable: 3, payjumps: 3.6, ticker: 3,
   };
   const MIN_PX = 6;
 
@@ -82,7 +82,8 @@ window.TDMLayout = (function () {
       if (!force && block.dataset.fitted === key) return;
       const top = Math.max(MIN_PX, (NOMINAL[kind] || 3) * vh * Number(block.dataset.font || 1));
       block.style.fontSize = top + "px";
-      if (overflows(block)) {
+      // a ticker runs its line through the block: wider than the block is what it is for
+      if (kind !== "ticker" && overflows(block)) {
         let lo = MIN_PX, hi = top;
         for (let i = 0; i < 9; i++) {
           const mid = (lo + hi) / 2;

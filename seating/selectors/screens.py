@@ -8,11 +8,11 @@ import threading
 from collections import OrderedDict
 from types import SimpleNamespace
 
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, Subquery
 
 from tdmanager.compiled import Compiled, rows_together
 from tournaments.house import HouseRules
-from tournaments.models import Tournament
+from tournaments.models import ChipCount, Tournament
 from tournaments.people.names import HIDDEN, public_names
 
 from ..models import Bust, PendingMove, Seat, SeatingState, Table
@@ -108,6 +108,28 @@ _LAST_BUSTS = Compiled(
 )
 
 
+#: The final table a stream's overlay draws: each seat, its player, his chips as last counted on
+#: the floor tools (None before a count: no stack is guessed on a stream); read only while one
+#: table is in play.
+_FINAL_TABLE = Compiled(
+    lambda pk: (
+        Seat.objects.filter(tournament_id=pk, table__in_play=True)
+        .order_by("number")
+        .annotate(counted=Subquery(ChipCount.objects.filter(entry_id=OuterRef("entry_id")).order_by("-counted_at", "-id").values("chips")[:1]))
+        .values_list(
+            "entry__person__first_name",
+            "entry__person__last_name",
+            "entry__person__nickname",
+            "entry__person__hide_from_lookup",
+            "entry__number",
+            "number",
+            "counted",
+        )
+    ),
+    Seat,
+)
+
+
 def _style_of(pk: int) -> str:
     """The house's public name style of a tournament known by its key (one small read)."""
     return HouseRules.of(Tournament.objects.only("settings", "rule_set", "table_size").get(pk=pk)).seat_lookup_names
@@ -131,8 +153,12 @@ def display_summary(tournament) -> dict:
         pending = len(moves)
     else:
         pending = PendingMove.objects.filter(tournament_id=pk, status=PendingMove.PROPOSED).count()
+    in_play = _first_or_zero(tables)
+    final = _FINAL_TABLE.rows(pk) if in_play == 1 else []
     return {
-        "tables_in_play": _first_or_zero(tables),
+        "tables_in_play": in_play,
+        # one table left: its seats and chips as counted (a stream's final-table block)
+        "final_table": [{"seat": f[5], "player": name, "chips": f[6]} for f, name in zip(final, public_names((f[:5] for f in final), style), strict=True)],
         "seats_version": _first_or_zero(version),
         "moves": moves,
         "moves_pending": pending,

@@ -94,3 +94,21 @@ def test_the_lobby_snapshot_carries_the_last_busts_newest_first_with_public_name
     seating.undo_bust(t, Bust.objects.get(entry_id=second, void=""), actor=actor)
     assert [b["place"] for b in build_snapshot(t)["last_busts"]] == [18]
     assert seat_map(t)[2][5] == second
+
+
+def test_the_final_table_carries_its_seats_and_the_chips_counted_on_the_floor_tools(started, actor):  # noqa: F811
+    from tournaments.floor import services as floor
+
+    t = started(14)
+    layout = arrange(t, {1: range(1, 8), 2: range(1, 8)})
+    assert build_snapshot(t)["final_table"] == []  # two tables: no final table to draw
+    t2 = started(8)
+    layout = arrange(t2, {1: range(1, 9)})
+    assert [(s["seat"], s["chips"]) for s in build_snapshot(t2)["final_table"]] == [(n, None) for n in range(1, 9)]  # no stack guessed
+    leader = layout[1][4]
+    floor.record_chip_counts(t2, [{"entry": leader, "chips": 90000}, {"entry": layout[1][2], "chips": 15000}], occasion="FINAL_TABLE", actor=actor)
+    floor.record_chip_counts(t2, [{"entry": leader, "chips": 120000}], occasion="MANUAL", actor=actor)
+    seats = {s["seat"]: s for s in build_snapshot(t2)["final_table"]}
+    p = Entry.objects.get(pk=leader).person
+    assert seats[4] == {"seat": 4, "player": public_name(p.first_name, p.last_name), "chips": 120000}
+    assert seats[2]["chips"] == 15000 and seats[1]["chips"] is None

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from seating import services as seating
-from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tests.browser import ARTIFACTS, browser, browser_page  # noqa: F401 (fixtures)
 from tests.test_axe_browser import problems
 from tournaments.eventlog.services import Actor
 from tournaments.models import DisplayScreen, Entry
@@ -74,7 +74,8 @@ def test_the_overlay_is_transparent_where_no_block_is_and_a_bust_is_a_lower_thir
     person = Entry.objects.get(pk=out).person
     expect(page.locator("#lt-name")).to_have_text(public_name(person.first_name, person.last_name))
     expect(page.locator("#lt-place")).to_have_text("Out in place 18")
-    assert alpha_at(page.screenshot(omit_background=True), 200, 1000) == 255
+    shot = page.screenshot(omit_background=True, path=str(ARTIFACTS / "overlay-lower-third.png"))
+    assert alpha_at(shot, 200, 1000) == 255
     assert problems(page, "stream overlay with a lower third") == []
     expect(third).to_be_hidden(timeout=10000)  # its seconds (3) over
     assert time.monotonic() - seen >= 3 - 0.5
@@ -92,3 +93,41 @@ def test_with_the_streams_delay_the_bust_shows_that_much_later(browser_page, ove
     seating.record_bust(t, [layout[2][4]], actor=actor)
     expect(page.locator("#lower-third")).to_be_visible(timeout=20000)
     assert time.monotonic() - recorded >= 6 - 0.5  # never before the viewers see the hand
+
+
+FINAL = {
+    "theme": {"background": "#101828", "text": "#fafafa", "accent": "#ffcc00"},
+    "blocks": [
+        {"kind": "finaltable", "x": 0, "y": 0, "w": 8, "h": 12},
+        {"kind": "payjumps", "x": 16, "y": 0, "w": 8, "h": 6},
+        {"kind": "ticker", "x": 0, "y": 22, "w": 24, "h": 2},
+    ],
+}
+
+
+def test_the_final_table_shows_the_chips_typed_on_the_floor_tools_and_the_pay_jumps(browser_page, started, director, actor):  # noqa: F811
+    from tournaments.floor import services as floor
+
+    page = browser_page
+    t = started(8)
+    layout = arrange(t, {1: range(1, 9)})
+    design = screens.save_layout(name="Final " + uuid.uuid4().hex[:6], design=FINAL, actor=Actor(director, "test"))
+    screen = DisplayScreen.objects.create(name="OBS final", tournament=t, token="obs-" + uuid.uuid4().hex, layouts={"live": f"layout:{design.pk}"})
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(page.base_url + f"/overlay/{screen.token}/")
+    rows = page.locator("#final-table li")
+    expect(rows).to_have_count(8)
+    expect(rows.nth(3)).to_contain_text("—")  # no count yet: no stack guessed
+
+    floor.record_chip_counts(t, [{"entry": layout[1][4], "chips": 120000}, {"entry": layout[1][2], "chips": 15000}], occasion="FINAL_TABLE", actor=actor)
+    expect(rows.nth(3)).to_contain_text("120,000", timeout=10000)
+    expect(rows.nth(3)).to_have_class("leader")
+    expect(rows.nth(1)).to_contain_text("15,000")
+    expect(rows.nth(1)).not_to_have_class("leader")
+    expect(rows.nth(3).locator("small")).to_have_text(" 1,200 BB")  # 120,000 at blinds 50/100
+    expect(rows.nth(1).locator("small")).to_have_text(" 150 BB")
+
+    # eight left, only the winner paid here: the next place that pays is the first
+    expect(page.locator("#pay-jumps li")).to_have_text(["Place 1: 0.00 EUR"])
+    expect(page.locator("#ticker-text")).to_have_text("1: 0.00 EUR")
+    assert problems(page, "stream overlay at the final table") == []
