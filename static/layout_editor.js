@@ -186,7 +186,8 @@
     $("f-turns").textContent = others.length ? fill(T.turns, { names: others.map((j) => label(design.blocks[j])).join(", ") }) : "";
     font.value = b.font; $("f-font-out").textContent = "× " + Number(b.font).toFixed(2);
     $("f-fg-theme").checked = !b.fg; $("f-fg").value = b.fg || design.theme.text;
-    $("f-bg-theme").checked = !b.bg; $("f-bg").value = b.bg || design.theme.background;
+    $("f-bg-theme").checked = !b.bg; $("f-bg-none").checked = b.bg === "transparent";
+    $("f-bg").value = b.bg && b.bg !== "transparent" ? b.bg : design.theme.background;
     const text = b.kind === "text" || b.kind === "rules", image = b.kind === "logo" || b.kind === "sponsor";
     $("f-text-box").hidden = !text; $("f-image-box").hidden = !image;
     if (text) $("f-text").value = b.text || "";
@@ -207,6 +208,7 @@
     $("f-" + k).addEventListener("change", () => change(() => { block()[k] = $("f-" + k).value; }));
     $("f-" + k + "-theme").addEventListener("change", () => change(() => { block()[k] = $("f-" + k + "-theme").checked ? "" : $("f-" + k).value; }));
   });
+  $("f-bg-none").addEventListener("change", () => change(() => { block().bg = $("f-bg-none").checked ? "transparent" : ($("f-bg-theme").checked ? "" : $("f-bg").value); }));
   $("f-text").addEventListener("change", () => change(() => { block().text = $("f-text").value; }));
   $("f-image").addEventListener("change", () => change(() => { block().image = Number($("f-image").value) || undefined; }));
   ["background", "text", "accent"].forEach((k) => $("f-theme-" + k).addEventListener("change", () => change(() => { design.theme[k] = $("f-theme-" + k).value; })));

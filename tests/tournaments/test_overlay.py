@@ -112,3 +112,18 @@ def test_the_final_table_carries_its_seats_and_the_chips_counted_on_the_floor_to
     p = Entry.objects.get(pk=leader).person
     assert seats[4] == {"seat": 4, "player": public_name(p.first_name, p.last_name), "chips": 120000}
     assert seats[2]["chips"] == 15000 and seats[1]["chips"] is None
+
+
+def test_a_block_over_the_picture_may_paint_no_background():
+    from tdmanager.errors import ValidationFailed
+    from tournaments.screens import rules as screen_rules
+
+    design = {
+        "theme": {"background": "#101828", "text": "#fafafa", "accent": "#ffcc00"},
+        "blocks": [{"kind": "clock", "x": 0, "y": 0, "w": 6, "h": 4, "bg": "transparent"}],
+    }
+    assert screen_rules.clean_design(design)["blocks"][0]["bg"] == "transparent"
+    design["blocks"][0]["bg"] = "red"
+    with pytest.raises(ValidationFailed) as refused:
+        screen_rules.clean_design(design)
+    assert refused.value.as_dict()["field"] == "blocks[0].bg"

@@ -131,3 +131,28 @@ def test_the_final_table_shows_the_chips_typed_on_the_floor_tools_and_the_pay_ju
     expect(page.locator("#pay-jumps li")).to_have_text(["Place 1: 0.00 EUR"])
     expect(page.locator("#ticker-text")).to_have_text("1: 0.00 EUR")
     assert problems(page, "stream overlay at the final table") == []
+
+
+def test_a_reloaded_overlay_shows_the_lobby_tvs_clock_to_the_second(browser_page, overlay, actor):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.clock import services as clock
+
+    page = browser_page
+    t, _layout, screen = overlay
+    clock.start_clock(t, actor=actor, now=timezone.now() - timedelta(minutes=7, seconds=13))  # mid-level
+    tv = page.context.new_page()
+    tv.goto(page.base_url + f"/display/{screen.token}/")
+    open_overlay(page, screen)
+    page.reload()  # OBS's "refresh when active"
+    expect(page.locator("#clock")).not_to_have_text("--:--")
+    # both count from the level's end as an absolute time against the server's clock: read at the
+    # same moment they agree (a reading that straddles a second's change is read again)
+    read = "() => document.getElementById('clock').textContent"
+    for _ in range(5):
+        a, b, a2 = tv.evaluate(read), page.evaluate(read), tv.evaluate(read)
+        if a == a2:
+            break
+    assert a == a2 == b and a.startswith("12:4"), (a, b, a2)

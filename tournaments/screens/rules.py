@@ -67,6 +67,7 @@ STATES = {
 
 THEME = {"background": "#0f172a", "text": "#e2e8f0", "accent": "#93c5fd"}
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+TRANSPARENT = "transparent"  # a block's background: nothing (a stream's overlay shows the picture)
 
 
 def _b(kind, x, y, w, h, **extra):
@@ -218,7 +219,9 @@ def clean_design(design) -> dict:
         if isinstance(font, bool) or not isinstance(font, (int, float)) or not FONT_RANGE[0] <= font <= FONT_RANGE[1]:
             _fail(f"{at}.font", _("a size from %(lo)s to %(hi)s") % {"lo": FONT_RANGE[0], "hi": FONT_RANGE[1]})
         block = {"kind": b["kind"], "x": x, "y": y, "w": w, "h": h, "font": round(float(font), 2)}
-        block["fg"], block["bg"] = _colour(b.get("fg", ""), f"{at}.fg"), _colour(b.get("bg", ""), f"{at}.bg")
+        # a block over a stream's picture may paint nothing behind its text (its outline reads it)
+        bg = b.get("bg", "")
+        block["fg"], block["bg"] = _colour(b.get("fg", ""), f"{at}.fg"), (TRANSPARENT if bg == TRANSPARENT else _colour(bg, f"{at}.bg"))
         if b["kind"] in TEXT_KINDS:
             text = b.get("text", "")
             if not isinstance(text, str) or len(text) > MAX_TEXT or "\x00" in text:
