@@ -136,3 +136,35 @@ def test_every_structure_adds_up_and_never_increases(entries, buy_in, deduction,
     if total_units >= 10 * places + 100:
         top = prizes[: min(9, places)]
         assert all(a > b for a, b in zip(top, top[1:]))
+
+
+@pytest.mark.parametrize(
+    "entries, buy_in, unit, multiple",
+    [(26, 5, 10, "1.5"), (40, 5, 10, "1.5"), (20, 3, 5, "1.5"), (33, 4, 10, "1"), (48, 5, 10, "2"), (70, 2, 5, "1.5"), (90, 5, 10, "1.5")],
+)
+def test_pay03_a_small_pool_in_big_units_still_pays_each_better_place_more(entries, buy_in, unit, multiple):
+    """A pool of a few units a place (130 in tens for four places): the table is made whole
+    units at a time and the curve's nice steps do not fit, yet it adds up, never pays a place more
+    than a better one, pays each of the first nine places strictly more than the next wherever
+    whole units allow it (nine places need 9 + 8 + … + 1 units, the others one each), and keeps
+    the min cash where the pool affords it."""
+    pool, unit, multiple = D(entries * buy_in), D(unit), D(multiple)
+    prizes = payout_structure(entries, pool, D(buy_in), rounding=unit, min_cash_multiple=multiple)
+    places = places_paid(entries, 15)
+    assert len(prizes) == places and sum(prizes) == pool
+    assert all(a >= b for a, b in zip(prizes, prizes[1:])), prizes
+    assert all(p % unit == 0 for p in prizes[1:]) and (prizes[0] - pool % unit) % unit == 0, prizes  # the odd part on 1st
+    assert prizes[-1] > 0
+    n = min(9, places)
+    if pool / unit >= n * (n + 1) // 2 + (places - n):
+        top = prizes[:n]
+        assert all(a > b for a, b in zip(top, top[1:])), prizes
+    if pool / unit >= 2 * places * math.ceil(multiple * buy_in / unit):
+        assert prizes[-1] >= multiple * buy_in, prizes
+
+
+def test_pay03_two_places_from_two_units_share_the_pool_evenly_rather_than_pay_second_more():
+    """Ten players at 1 in units of 5: 10 to pay two places, two units in all. First cannot get
+    more than second without a unit to spare, so each gets one unit: never more for second."""
+    prizes = payout_structure(10, D(10), D(1), rounding=D(5), min_cash_multiple=D(1))
+    assert prizes == [D("5.00"), D("5.00")]
