@@ -17,7 +17,7 @@ joined the walk. Screenshots: test-artifacts/evening-walk/NN-*.png.
 
 The numbers make the walk short: 14 players at 6-handed tables with 8 places paid, so that the
 bubble (9 left, two tables) comes after five busts and the final table (7-handed) two busts later;
-a second event of 6 players at one table shares the room. It still takes about 80 s on the
+a second event of 6 players at one table shares the room. It still takes 75 to 95 s on the
 2-core machine (a quarter of it selling 20 entries through the desk page, each with its
 receipt): an evening is one walk, each step starting from where the last one left the room,
 so it is not cut into shorter tests."""
