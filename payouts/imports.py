@@ -253,7 +253,9 @@ class PayoutsImporter(import_rules.Importer):
         bands = template.bands or [{"from": None, "to": None, "percents": template.percents}]
         for band in bands:
             for first, last, percent in _runs([Decimal(str(p)) for p in band["percents"]]):
-                rows.append([band["from"] or "", band["to"] or "", str(first) if first == last else f"{first}-{last}", _percent_text(percent)])
+                # numbers as numbers (an XLSX's number cells); a run of places paid alike as its text "4-5"
+                place = first if first == last else f"{first}-{last}"
+                rows.append([band["from"] or "", band["to"] or "", place, _plain(percent)])
         return headers, rows
 
     def export_name(self, options):

@@ -23,7 +23,10 @@ line, never replaced (a name stored as "Ross\ufffdi" is a name lost).
 Writing (``write``) makes a CSV (UTF-8 with the byte-order mark, so Excel shows accents; ``;``
 for readers in Italian, whose Excel splits columns on it, ``,`` otherwise) or an XLSX; in both a
 text that a spreadsheet would run as a formula stays text (``tdmanager.csvsafe``; in an XLSX a
-string cell marked as text, shown as typed).
+string cell marked as text, shown as typed). An XLSX's cells keep their types (``_typed``): a
+date is a date cell shown as the reader's language writes dates, a whole number or a ``Decimal``
+a number cell (an amount, a ``Decimal`` of two places, shown with its two decimals), so a sheet
+sorts and adds them; an empty text is an empty cell.
 
 Why openpyxl and the standard csv module rather than a higher layer (tablib, django-import-export):
 tablib drops blank rows (the row numbers shown to the director would shift), refuses a row
@@ -42,6 +45,7 @@ import struct
 import zipfile
 import zlib
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
@@ -438,7 +442,7 @@ def write(fmt: str, headers: list[str], rows, *, title: str = "", separator: str
     writer = csvsafe.Writer(out, delimiter=separator)  # no cell a spreadsheet runs as a formula
     writer.writerow(headers)
     for row in rows:
-        writer.writerow([text(c) if isinstance(c, dt.date) else c for c in row])
+        writer.writerow([text(c) if isinstance(c, (dt.date, float)) else c for c in row])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
@@ -456,16 +460,60 @@ def _write_xlsx(headers, rows, title: str) -> bytes:
     sheet.append(headers)
     for c in sheet[1]:
         c.font = bold
+    formats = _formats()
     for row in rows:
-        sheet.append(row)
+        sheet.append([_typed(v) for v in row])
     for line in sheet.iter_rows(min_row=1):
         for c in line:
-            if isinstance(c.value, str) and c.value.startswith(csvsafe.FORMULA_STARTS):
-                c.data_type = "s"  # a text, not the formula it looks like
-                c.quotePrefix = True  # and shown and kept as text when the cell is edited
+            value = c.value
+            if isinstance(value, str):
+                if value.startswith(csvsafe.FORMULA_STARTS):
+                    c.data_type = "s"  # a text, not the formula it looks like
+                    c.quotePrefix = True  # and shown and kept as text when the cell is edited
+            elif isinstance(value, dt.datetime):  # at midnight: a date as a workbook gives it
+                c.number_format = formats[0] if value.time() == dt.time() else formats[1]
+            elif isinstance(value, dt.date):
+                c.number_format = formats[0]
+            elif isinstance(value, Decimal) and value.as_tuple().exponent == -2:
+                c.number_format = "#,##0.00"  # an amount: its cents shown, 50.00 not 50
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+#: how a date cell is shown, by the reader's language (the cell holds the date whatever it shows)
+_DATE_FORMATS = {"it": "dd/mm/yyyy", "fr": "dd/mm/yyyy", "es": "dd/mm/yyyy", "de": "dd.mm.yyyy"}
+
+
+def _formats() -> tuple[str, str]:
+    """The number formats of a date cell and of a date-and-time cell in the reader's language."""
+    from django.utils.translation import get_language  # only a request or a command sets it
+
+    day = _DATE_FORMATS.get((get_language() or "")[:2], "yyyy-mm-dd")
+    return day, f"{day} hh:mm"
+
+
+def _typed(value):
+    """A cell's value as an XLSX cell holds it: a date or a number as itself (a date and time in
+    the local time, as Excel knows no time zone), an empty text as an empty cell, any other
+    value as its text (never a ``float``: a money's cents kept as they are)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            from django.utils import timezone
+
+            value = timezone.localtime(value).replace(tzinfo=None)
+        return value
+    if isinstance(value, Decimal) and value.is_finite() and value.as_tuple().exponent > 0:
+        return value.quantize(Decimal(1))  # 3E+1 written as 30
+    if isinstance(value, (int, Decimal, dt.date, str)):
+        return value
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    return str(value)
 
 
 def _sheet_title(title: str) -> str:

@@ -1,9 +1,12 @@
 """A card room's whole evening walked in Italian, in Chromium, through its pages alone: the
 director sets up the room and its tables, creates two events and sells their entries at the
-desk; both events are drawn at the room's tables at once; the clock is paused and given a
-minute in one tap each; hand-for-hand plays the bubble and ends by itself once the money is
-reached; the final table is drawn; the finalists make a deal; a player follows it all on his
-phone from his receipt's link.
+desk; both events are drawn at the room's tables at once; the club's members file comes in,
+each possible duplicate decided on its row (a real namesake a new person, a member the same
+person, a document another player holds refused with her name, then left out); the clock is
+paused and given a minute in one tap each; hand-for-hand plays the bubble, where a balancing
+move off a table still playing the hand waits for that hand before it names its player, and
+ends by itself once the money is reached; the final table is drawn; the finalists make a deal;
+a player follows it all on his phone from his receipt's link.
 
 The one step outside the pages is the one a new installation takes on the command line: the
 director's login, made as ``./tdm manage createdirector`` makes it (the shipped blind structures
@@ -14,7 +17,7 @@ joined the walk. Screenshots: test-artifacts/evening-walk/NN-*.png.
 
 The numbers make the walk short: 14 players at 6-handed tables with 8 places paid, so that the
 bubble (9 left, two tables) comes after five busts and the final table (7-handed) two busts later;
-a second event of 6 players at one table shares the room. It still takes about 80 s on the
+a second event of 6 players at one table shares the room. It still takes 75 to 95 s on the
 2-core machine (a quarter of it selling 20 entries through the desk page, each with its
 receipt): an evening is one walk, each step starting from where the last one left the room,
 so it is not cut into shorter tests."""
@@ -32,6 +35,7 @@ from playwright.sync_api import expect
 from tests.browser import ARTIFACTS
 from tests.test_axe_browser import problems
 from tests.test_journey_italian_browser import PHONE, Journey, login_in_italian, submit_login
+from tournaments.models import Person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -42,6 +46,13 @@ FRIDAY = [
     ("Matteo", "Moretti"), ("Laura", "Marino"), ("Andrea", "Bruno"), ("Silvia", "Galli"),
 ]  # fmt: skip
 TURBO = [("Franco", "Leone"), ("Marta", "Longo"), ("Pietro", "Mancini"), ("Irene", "Villa"), ("Stefano", "Serra"), ("Nadia", "Caruso")]
+# One player gives the desk his document: the members file brings it again under another name.
+DOCUMENTS = {("Nadia", "Caruso"): "CA 999 ZZ"}
+# The club's members file as Excel in Italy saves it: Irene Villa's namesake (born 1982, another
+# woman), Franco Leone (the player, his e-mail), Ugo Martelli with Nadia Caruso's document.
+MEMBERS = (
+    "Cognome;Nome;Documento;Data di nascita;Email\r\nVilla;Irene;;02/02/1982;\r\nLeone;Franco;;;franco.leone@example.org\r\nMartelli;Ugo;ca999zz;;\r\n"
+).encode("cp1252")
 # The payout table the director types: 8 places out of 14 entries at 100 EUR (1.400,00 EUR).
 PRIZES = [("400,00", 1), ("250,00", 2), ("180,00", 3), ("150,00", 4), ("130,00", 5), ("110,00", 6), ("95,00", 7), ("85,00", 8)]
 STACK = 20000
@@ -127,6 +138,8 @@ def evening(j):
             desk.click("#newperson summary")
             desk.fill("#personform input[name=first_name]", first)
             desk.fill("#personform input[name=last_name]", last)
+            if (first, last) in DOCUMENTS:
+                desk.fill("#personform input[name=document_id]", DOCUMENTS[first, last])
             desk.locator("#personform input[name=last_name]").press("Enter")
             expect(desk.locator("#player-name")).to_have_text(f"{first} {last}")
             if n == 1:
@@ -194,6 +207,41 @@ def evening(j):
     not_offered(desk, "register", "preregister")
     expect(desk.locator("#not-now")).to_contain_text("Iscrivi:")  # and the desk says why
 
+    # ---- The club's members file: each possible duplicate decided on its row. A document another
+    # player holds is refused with her name, nothing written, until its row is left out.
+    director.goto(base + "/imports/people/")
+    director.get_by_label("File (CSV o XLSX, al massimo 10 MB)").set_input_files({"name": "soci.csv", "mimeType": "text/csv", "buffer": MEMBERS})
+    with director.expect_navigation():
+        director.get_by_role("button", name="Leggi il file").click()
+    expect(director.locator("h1")).to_have_text("Anteprima di soci.csv")
+    expect(director.locator("#import-counts [data-status=duplicate]")).to_have_text("Possibili doppioni: 3")
+    expect(director.locator("#rows-duplicate")).to_contain_text("Nadia Caruso (stesso documento)")
+    axe += problems(director, "import preview")
+    j.shot(director, "members-preview", full_page=True)
+
+    def choose(martelli):
+        director.get_by_label("Riga 2: importa come").select_option(label="una nuova scheda")  # a namesake
+        director.get_by_label("Riga 3: importa come").select_option(label="la stessa persona di Franco Leone")
+        director.get_by_label("Riga 4: importa come").select_option(label=martelli)
+        with director.expect_navigation():
+            director.get_by_role("button", name="Importa", exact=True).click()
+
+    people = Person.objects.count()
+    choose("una nuova scheda")
+    expect(director.locator("ul.messages")).to_contain_text("1 riga creerebbe una seconda persona con il documento di un'altra")
+    expect(director.locator("ul.messages")).to_contain_text("Riga 4: Il suo documento è di Nadia Caruso")
+    assert Person.objects.count() == people
+    choose("lascia fuori")
+    expect(director.locator("h1")).to_have_text("soci.csv è importato")
+    done = director.locator("#import-counts")
+    expect(done.locator("[data-status=created]")).to_have_text("Creati: 1")
+    expect(done.locator("[data-status=updated]")).to_have_text("Aggiornati: 1")
+    expect(done.locator("[data-status=duplicate]")).to_have_text("Possibili doppioni lasciati fuori: 1")
+    j.shot(director, "members-imported")
+    assert Person.objects.filter(first_name="Irene", last_name="Villa").count() == 2
+    assert Person.objects.get(first_name="Franco", last_name="Leone").email == "franco.leone@example.org"
+    assert not Person.objects.filter(last_name="Martelli").exists()
+
     # ---- The player's phone, from his receipt: his seat at a table of the room.
     phone = j.page(j.context(viewport=PHONE, locale="it-IT"))
     phone.goto(phone_link["url"])
@@ -245,8 +293,8 @@ def evening(j):
         floor.click("#bust-confirm-ok")
         expect(floor.locator("#just-busted")).to_contain_text(f"Registrato: {name}")
 
-    def bust_at_fullest():
-        table, names = max(seated().items(), key=lambda item: (len(item[1]), item[0]))
+    def bust_at_fullest(pick=max):
+        table, names = pick(seated().items(), key=lambda item: (len(item[1]), item[0]))
         bust(next(n for n in names if n != phone_link["name"]))
         return table
 
@@ -278,9 +326,13 @@ def evening(j):
     floor.reload()
     expect(floor.locator("#h4h-banner")).to_contain_text("Mano per mano: mano 1")
 
-    # The bubble bursts in hand 1: 8 left, all paid. Hand-for-hand lasts until every table has
-    # finished that hand, and no screen says "8 left, 8 paid" meanwhile (that is the money).
-    bust_at_fullest()
+    # The bubble bursts in hand 1 at the shorter table: 8 left, all paid, and 5 against 3. Hand-for-hand
+    # lasts until every table has finished that hand, and no screen says "8 left, 8 paid" meanwhile
+    # (that is the money).
+    counts = {table: len(names) for table, names in seated().items()}
+    assert sorted(counts.values()) == [4, 5], counts
+    short = bust_at_fullest(pick=min)
+    full = next(table for table in counts if table != short)
     tv.reload()
     expect(tv.locator("#players")).to_have_text("8")
     expect(tv.locator("#status")).to_contain_text("MANO PER MANO")  # still: the hand is not over everywhere
@@ -289,14 +341,41 @@ def evening(j):
     director.reload()
     expect(director.locator("#h4h-summary")).not_to_contain_text("8 rimasti, 8 pagati")
     j.shot(tv, "lobby-money-reached")
-    for number in sorted(seated()):
+
+    # The short table has finished the hand; the other plays on. The balancing move off it waits
+    # for its hand: no player named, no «Fatto» to tap, the lobby saying "after the hand".
+    def hand_done(number):
         floor.locator(f"#table-{number} button[name=op][value=hand]").click()
         expect(floor.locator("ul.messages")).to_contain_text(f"Tavolo {number}: mano completata.")
-    # Every table has finished it: hand-for-hand is over by itself, the clock runs.
+
+    hand_done(short)
+    waiting = floor.locator("#moves tr.move.waiting")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text(f"Mano per mano: il tavolo {full} sta ancora giocando la mano.")
+    expect(waiting.locator("button.confirm-move")).to_be_disabled()
+    expect(floor.locator("#moves tr.move:not(.waiting)")).to_have_count(0)
+    expect(tv.locator("#moves")).to_have_text(f"Spostamento dal tavolo {full} al tavolo {short}: dopo la mano")
+    waiting.scroll_into_view_if_needed()
+    j.shot(floor, "h4h-move-waiting")
+    # The full table reports its hand: the move names its player, «Fatto» is there to tap.
+    hand_done(full)
+    move = floor.locator("#moves tr.move:not(.waiting)")
+    expect(move).to_have_count(1)
+    expect(floor.locator("#moves tr.move.waiting")).to_have_count(0)
+    expect(move.locator("td").first).to_contain_text("#")
+    expect(move.get_by_role("button", name="Fatto")).to_be_enabled()
+    expect(tv.locator("#moves")).to_contain_text(f"{full}/")
+    expect(tv.locator("#moves")).to_contain_text(f"→ {short}/")
+    seat_the_moves()
+    assert sorted(len(names) for names in seated().values()) == [4, 4]
+    # Every table has finished it: hand-for-hand is over by itself, the clock runs, and the clock
+    # page says it has ended, with no empty heading of the tables playing hand-for-hand.
     director.reload()
     expect(director.locator("#c-level")).to_contain_text("· In corso")
     expect(director.locator("#c-level")).not_to_contain_text("Mano")
     expect(director.locator("#h4h-summary")).to_be_hidden()
+    expect(director.locator("#h4h-ended")).to_have_text("Mano per mano terminato: al premio")
+    expect(director.get_by_role("heading", name="Tavoli in mano per mano")).to_be_hidden()
     tv.reload()
     expect(tv.locator("#players")).to_have_text("8")
     expect(tv.locator("#status")).not_to_contain_text("MANO PER MANO")

@@ -21,7 +21,7 @@ from payouts.models import BountyAward, Deal, JackpotClaim, PayoutTable, SidePoo
 from seating import services as seating
 from seating.models import Bust, PendingMove, Table
 from tournaments.cashier import services as cashier
-from tournaments.cashier.services import registration
+from tournaments.cashier.services import rates, registration
 from tournaments.clock import rules as clock_rules
 from tournaments.clock import selectors as clock_selectors
 from tournaments.clock import services as clock_services
@@ -327,6 +327,32 @@ def sell_foreign(world: World, rng) -> str:
     else:
         sale = cashier.register(t, world.person(rng), method=method, actor=desk, tender_currency=currency)
     return f"{sale.row.kind} #{sale.entry.number} of {t.name}: {sale.row.tender_amount} {currency} for {sale.row.total}"
+
+
+@action(weight=2)
+def pay_in_foreign_tender(world: World, rng) -> str:
+    """A player pays his reservation in dollars or francs: the desk first tells him what he owes
+    at the day's rate (``tender_for``: the tender the sale then takes, whatever the case the
+    currency is typed in; none for the event's own currency). A card in a foreign currency, or a
+    currency the desk does not take, is refused before anything is sold."""
+    t = _event(world, rng, Tournament.REGISTERING)
+    currency = rng.choice(sorted(RATES)) if rng.random() < 0.95 else "GBP"
+    if currency in RATES and cashier.day_rate(currency, t.currency, timezone.localdate()) is None and rng.random() < 0.9:
+        low, high = RATES[currency]
+        cashier.set_exchange_rate(currency, Decimal(rng.randrange(low, high)) / 10000, actor=world.director)
+    method = LedgerRow.CASH if rng.random() < 0.9 else LedgerRow.CARD
+    if rates.tender_for(t, t.currency.lower(), method) is not None:
+        raise AssertionError(f"the desk asks for a foreign tender in {t.currency}, the event's own currency")
+    quote = rates.tender_for(t, currency.lower() if rng.random() < 0.3 else currency, method)  # refused: nothing sold
+    desk = world.cashier(rng)
+    entry = cashier.pre_register(t, world.person(rng), actor=desk)
+    sale = cashier.pay_reservation(entry, method=method, actor=desk, tender_currency=currency)
+    row = sale.row
+    if (row.tender_currency, row.exchange_rate, row.tender_amount) != (quote.currency, quote.rate, quote.due(row.total)):
+        raise AssertionError(
+            f"quoted {quote.due(row.total)} {quote.currency} at {quote.rate}, sold for {row.tender_amount} {row.tender_currency} at {row.exchange_rate}"
+        )
+    return f"reservation #{entry.number} of {t.name} paid {row.tender_amount} {currency} for {row.total} (quoted at {quote.rate})"
 
 
 @action(weight=2)

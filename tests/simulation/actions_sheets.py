@@ -1,7 +1,8 @@
 """Moving in, in the simulated days: the director brings blind structures and payout charts in
 from sheets (CSV or XLSX, headers in Italian or English), sometimes with a typing slip that
 refuses the whole file, and applies a chart to an event of the day. The invariants then export
-what came in and read it back (``invariants.sheets_come_back_as_they_went``)."""
+what came in and read it back (``invariants.sheets_come_back_as_they_went``). A sheet of people
+comes in with its possible duplicates decided row by row on its kept preview."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from django.utils import translation
 from payouts import services as payouts
 from payouts.models import PayoutTemplate
 from tdmanager import sheets
+from tdmanager.errors import DomainError
 from tournaments.imports import rules as import_rules
 from tournaments.imports import services as import_services
-from tournaments.models import BlindStructure, Tournament
+from tournaments.models import BlindStructure, Person, Tournament
+from tournaments.people import rules as people_rules
 
 from .actions import action, pick
-from .world import World
+from .world import FIRST_NAMES, Skip, World
 
 #: the columns of a payout chart as a room's Italian spreadsheet heads them
 CHART_HEADERS = ["Iscritti da", "Iscritti a", "Posto", "Percentuale"]
@@ -98,3 +101,68 @@ def import_payout_chart(world: World, rng) -> str:
         payouts.apply_template(t, template, actor=world.director)
         said += f"; applied to {t.name}"
     return said
+
+
+def _alone(people) -> list[Person]:
+    """The people no other stored person shares a name with (a namesake row names one of them)."""
+    out = []
+    for p in people:
+        if Person.objects.filter(first_name=p.first_name, last_name=p.last_name).count() == 1:
+            out.append(p)
+    return out
+
+
+@action(weight=1)
+def import_people_choosing(world: World, rng) -> str:
+    """The director brings in a sheet of three possible duplicates, kept between its preview and
+    the confirmation, and decides each on its row: a real namesake of a player of the day (born
+    another day) a new person, a row naming a player (his e-mail) that same person, a row with
+    another player's document left out. Now and then he first imports that row as new: refused,
+    naming the row and whose document it is, nothing written. The preview names the stored
+    person each row looks like; once in, no two people hold one document."""
+    regulars = Person.objects.filter(pk__in=world.people, first_name__in=FIRST_NAMES, banned=False).order_by("pk")
+    chosen = _alone(rng.sample(list(regulars), min(12, regulars.count())))
+    namesake = next(iter(chosen), None)
+    player = next((p for p in chosen if p != namesake and not p.email), None)
+    holder = next((p for p in chosen if p not in (namesake, player) and p.document_id and Person.objects.filter(document_id=p.document_id).count() == 1), None)
+    if None in (namesake, player, holder):
+        raise Skip("three players of the day to look like")
+    tag = rng.randrange(10**6)
+    email = f"sim{world.seed % 1000}.{tag}@example.org"
+    document = holder.document_id.lower().replace(" ", "")  # as another sheet writes it
+    sheet = (
+        "Cognome;Nome;Documento;Data di nascita;Email\r\n"
+        f"{namesake.last_name};{namesake.first_name};;02/02/1982;\r\n"
+        f"{player.last_name};{player.first_name};;;{email}\r\n"
+        f"Doc{tag};Ugo;{document};;\r\n"
+    ).encode()
+    kept = import_services.keep_file("people", sheet, "soci.csv", actor=world.director)
+    p = import_services.preview("people", sheet, "soci.csv")
+    looks = {r.line: {pk for pk, _name, _by, _line in r.matches} for r in p.rows if r.status == import_rules.DUPLICATE}
+    expected = {2: {namesake.pk}, 3: {player.pk}, 4: {holder.pk}}
+    if looks != expected:
+        raise AssertionError(f"the preview's possible duplicates are {looks}, not {expected}")
+    before = Person.objects.count()
+    choices = {"2": "new", "3": str(player.pk), "4": "skip"}
+    if rng.random() < 0.3:
+        try:
+            import_services.import_kept(kept, actor=world.director, choices={**choices, "4": "new"})
+        except DomainError as exc:
+            refused = exc.extra.get("refused") or [{}]
+            if exc.code != "duplicate_document" or refused[0].get("row") != 4 or holder.display_name not in refused[0].get("reason", ""):
+                raise AssertionError(f"another's document imported as new was refused as {exc.as_dict()}") from None
+        else:
+            raise AssertionError("a row with another player's document was imported as a new person")
+        if Person.objects.count() != before:
+            raise AssertionError("a refused import wrote people")
+    done = import_services.import_kept(kept, actor=world.director, choices=choices)
+    counts = done.counts()
+    if (counts["created"], counts["updated"], counts["duplicate"]) != (1, 1, 1) or Person.objects.count() != before + 1:
+        raise AssertionError(f"the rows chosen new, same and left out came in as {counts}")
+    if Person.objects.get(pk=player.pk).email != email:
+        raise AssertionError(f"the row chosen as {player.full_name} did not bring him its e-mail")
+    key = people_rules.document_key(holder.document_id)
+    holders = [q.pk for q in Person.objects.exclude(document_id="").only("document_id") if people_rules.document_key(q.document_id) == key]
+    if holders != [holder.pk]:
+        raise AssertionError(f"{holder.full_name}'s document is held by {holders}")
+    return f"people sheet: {namesake.full_name}'s namesake new, {player.full_name} the same, a row with {holder.full_name}'s document left out"

@@ -11,8 +11,10 @@ rarely to be tested. Every feature still meets every other on every day.
 from . import (
     actions_backup,  # noqa: F401  (a backup, and a restore at a random point: the soak plays them)
     actions_formats,  # noqa: F401  (registers the formats' actions)
+    actions_h4h,  # noqa: F401  (the bubble's hand-for-hand: moves that wait for a table's hand)
     actions_money,  # noqa: F401  (deals, foreign tender, tickets, jackpot, side pools, penalties, chips)
     actions_push,  # noqa: F401  (the players' phones: subscribed, stopped, told what changed)
+    actions_screens,  # noqa: F401  (the lobby screens' links: a new one, stopped, the screen deleted)
     actions_sheets,  # noqa: F401  (structures and payout charts brought in from sheets)
 )
 from .actions import ACTIONS
@@ -126,11 +128,14 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "finish_timed": ("start_special_event", "players_arrive", "create_timed"),
     "group_buys_in": ("create_event", "create_money_event"),
     "h4h_busts": _RUNNING_FIELD,
+    "h4h_move_waits": _RUNNING_FIELD,
     "import_league_results": ("create_series",),
+    "import_people_choosing": ("sell_entry", "create_event"),
     "last_longer": ("create_money_event", "create_event"),
     "lock_payout_table": ("bust", "start_money_event"),
     "mark_simultaneous": _RUNNING_FIELD,
     "pay_bounties": ("bust", "start_money_event"),
+    "pay_in_foreign_tender": ("create_event",),
     "pay_jackpot": ("royal_flush",),
     "pay_side_prize": ("award_side_pool",),
     "players_arrive": ("create_timed", "create_satellite", "create_qualifiers", "create_multiday"),

@@ -252,7 +252,7 @@ def _step(world: World, name: str, step_seed: int, holder: dict, language: str):
     step_rng = random.Random(step_seed)
     world.touched = set()
     world.looked_up, world.exported, world.pushed, world.push_list, world.designed = [], [], False, None, False
-    world.imported = []
+    world.imported, world.screen_links = [], []
     world.told = []
     holder["rng"] = random.Random(step_seed ^ 0x5EED)
     later = timedelta(seconds=step_rng.randrange(5, 90))

@@ -351,6 +351,27 @@ def screens_draw_their_layouts(world: World) -> list[str]:
     return problems
 
 
+def screen_links_end_at_once(world: World) -> list[str]:
+    """A lobby screen's link ended (a new one given, stopped, the screen deleted) answers nobody:
+    neither the screen's page nor its event's live state, seats or stream (``live._access``, what
+    each asks); the new link a step gave shows the screen's event."""
+    from tournaments.live import views as live
+
+    problems = []
+    for token, pk in world.ended_links:
+        if live._access(None, token, pk) is not None:
+            problems.append(f"an ended screen link ({token[:6]}…) still reads event {pk}")
+        try:
+            live.display(RequestFactory().get("/", {"config": 1}), token)
+        except Http404:
+            continue
+        problems.append(f"an ended screen link ({token[:6]}…) still shows its page")
+    for token, pk in world.screen_links:
+        if not live._access(None, token, pk) or live.display(RequestFactory().get("/", {"config": 1}), token).status_code != 200:
+            problems.append(f"a screen's new link ({token[:6]}…) does not show event {pk}")
+    return problems
+
+
 def places_unique_and_contiguous(world: World) -> list[str]:
     """Finishing places are unique and contiguous, ties as tie groups: a group at place p of k
     players covers p … p+k−1 (k: the players it will hold while it is still being decided, as a
@@ -918,6 +939,7 @@ INVARIANTS = [
     push_list_as_the_room_stands,
     waiting_starts_hold_nothing,
     screens_draw_their_layouts,
+    screen_links_end_at_once,
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,

@@ -255,3 +255,65 @@ def test_a_notice_naming_another_seat_is_caught(monkeypatch):
     v = caught.value
     assert v.plan[v.step][0] == "tell_players"
     assert "notices_only_for_the_subscribed_and_their_own_page" in v.render() and "not its own" in v.render()
+
+
+@pytest.mark.django_db
+def test_a_balancing_move_proposed_while_its_table_plays_the_hand_for_hand_hand_is_caught(monkeypatch):
+    """At the bubble, a move off a table still playing the hand-for-hand hand waits for it and no
+    move waits once the hand is over everywhere; a product that proposes the move at once (no
+    table counted as playing) is a violation at that step."""
+    report = play(41, 60, day=0, wanted=({"h4h_move_waits": 60.0}, "the floor"))
+    assert report.ran["h4h_move_waits"] >= 2 and any("1 move(s) waited" in line for line in report.log), report.log
+    from seating.services import plan
+
+    real = plan.hand_in_play
+    monkeypatch.setattr(plan, "hand_in_play", lambda t, room, between_hands=False: None if real(t, room) is None else frozenset())
+    with pytest.raises(Violation, match="still play the hand"):
+        play(41, 60, day=1, wanted=({"h4h_move_waits": 60.0}, "the floor"))
+
+
+@pytest.mark.django_db
+def test_a_screen_link_that_still_reads_once_ended_is_caught(monkeypatch):
+    """Screens get new links, have them stopped or are deleted; a product that still lets a
+    stopped link read its event is a violation."""
+    report = play(41, 60, day=0, wanted=({"end_screen_link": 25.0}, "the mix"))
+    assert report.ran["end_screen_link"] >= 4 and {"rotated", "revoked", "deleted"} <= {line.split("link ")[-1] for line in report.log}, report.log
+    from tournaments.live import views as live
+    from tournaments.models import DisplayScreen
+
+    monkeypatch.setattr(live, "_screen_for", lambda token: DisplayScreen.objects.filter(token=token).first() if token else None)
+    with pytest.raises(Violation, match="screen_links_end_at_once"):
+        play(41, 60, day=1, wanted=({"end_screen_link": 25.0}, "the mix"))
+
+
+@pytest.mark.django_db
+def test_a_people_import_that_gives_two_people_one_document_is_caught(monkeypatch):
+    """Possible duplicates chosen row by row (new, the same person, left out) come in as chosen;
+    a product that lets a row with another's document in as a new person is a violation."""
+    report = play(41, 60, day=0, wanted=({"import_people_choosing": 25.0}, "the mix"))
+    assert report.ran["import_people_choosing"] >= 4, report.log
+    from tournaments.imports.people import PEOPLE
+
+    monkeypatch.setattr(type(PEOPLE), "clashes", lambda self, rows: [])
+    with pytest.raises(Violation, match="another player's document was imported"):
+        play(41, 60, day=1, wanted=({"import_people_choosing": 25.0}, "the mix"))
+
+
+@pytest.mark.django_db
+def test_a_foreign_tender_quoted_otherwise_than_sold_is_caught(monkeypatch):
+    """A reservation paid in dollars or francs is sold at the tender the desk quoted; a quote at
+    another rate than the day's is a violation."""
+    report = play(41, 60, day=0, wanted=({"pay_in_foreign_tender": 25.0}, "the mix"))
+    assert report.ran["pay_in_foreign_tender"] >= 4, report.log
+    from tournaments.cashier.rules import Tender
+    from tournaments.cashier.services import rates
+
+    real = rates.tender_for
+
+    def rate_of_yesterday(t, currency, method, now=None):
+        tender = real(t, currency, method, now)
+        return tender and Tender(tender.currency, tender.rate + Decimal("0.01"))
+
+    monkeypatch.setattr(rates, "tender_for", rate_of_yesterday)
+    with pytest.raises(Violation, match="quoted"):
+        play(41, 60, day=1, wanted=({"pay_in_foreign_tender": 25.0}, "the mix"))

@@ -106,6 +106,10 @@ class World:
     #: its phone as the step found it); the phones subscribed today, to name each one's endpoint
     told: list = field(default_factory=list)
     phones: int = 0
+    #: the lobby screens' links ended today (token, the event it showed), which answer nobody, and
+    #: the new links the current step gave, which show their event
+    ended_links: list[tuple[str, int]] = field(default_factory=list)
+    screen_links: list[tuple[str, int]] = field(default_factory=list)
 
     def __post_init__(self):
         self.now = FIRST_DAY + timedelta(days=self.day)
@@ -132,6 +136,7 @@ class World:
         self.events = [pk for pk in self.events if pk in events]
         self.people = [pk for pk in self.people if pk in people]
         self.predrawn = {pk for pk in self.predrawn if pk in events}
+        self.ended_links = []  # the screens as the backup held them, their links with them
         self.checking = None
         return ", ".join(f"event {pk}" for pk in gone)
 

@@ -16,6 +16,7 @@ management commands look them up by name (``get``), so one flow serves them all:
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -295,8 +296,8 @@ def refused_sheet(preview_: Preview, fmt: str) -> bytes:
     for row in preview_.refused():
         cells = [""] * len(preview_.headers)
         for f, value in row.cells.items():
-            if f in index:
-                cells[index[f]] = sheets.text(value)
+            if f in index:  # a date or a number as read (a typed cell in an XLSX), any other value as its text
+                cells[index[f]] = value if isinstance(value, (dt.date, int, float)) and not isinstance(value, bool) else sheets.text(value)
         rows.append([row.line, row.reason, *cells])
     return sheets.write(fmt, headers, rows, title=_("Refused"), separator=csv_separator())
 
