@@ -115,7 +115,7 @@ FINAL = {
 def test_the_final_table_shows_the_chips_typed_on_the_floor_tools_and_the_pay_jumps(browser_page, started, director, actor):  # noqa: F811
     page = browser_page
     t = started(8)
-    layout = arrange(t, {1: range(1, 9)})
+    arrange(t, {1: range(1, 9)})
     design = screens.save_layout(name="Final " + uuid.uuid4().hex[:6], design=FINAL, actor=Actor(director, "test"))
     screen = DisplayScreen.objects.create(name="OBS final", tournament=t, token="obs-" + uuid.uuid4().hex, layouts={"live": f"layout:{design.pk}"})
     page.set_viewport_size({"width": 1920, "height": 1080})
