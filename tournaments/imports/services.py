@@ -133,7 +133,10 @@ def run_import(
             refused=[{"row": r.line, "reason": why} for r, why in clashes],
         )
     accepted = [r for r in p.rows if r.status in (importing.CREATED, importing.UPDATED)]
-    summary = importer.write(accepted, p.options, actor) if accepted else {}
+    if importer.reads_files:  # whole files: every row (a player unchanged is still in its events)
+        summary = importer.write(p.rows, p.options, actor) if accepted or any(r.status == importing.DUPLICATE for r in p.rows) else {}
+    else:
+        summary = importer.write(accepted, p.options, actor) if accepted else {}
     counts = p.counts()
     log_event(
         None,
