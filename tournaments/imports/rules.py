@@ -218,6 +218,12 @@ class Importer:
         """Write the accepted rows (inside the import's transaction); a summary for the event log."""
         raise NotImplementedError
 
+    def combine(self, uploads: list[tuple[str, bytes]]) -> tuple[str, bytes]:
+        """Several files sent at once as the one file kept (``several``); ``Refused`` otherwise."""
+        if len(uploads) != 1:
+            raise Refused(_("Send one file."))
+        return uploads[0]
+
     def preview_files(self, data: bytes, filename: str, options: dict) -> Preview:
         """A kind of whole files: the upload read and compared with what is stored (``reads_files``)."""
         raise NotImplementedError

@@ -117,6 +117,15 @@ class Td3Importer(importing.Importer):
         options = {**options, PLAN: {"linked": linked}}
         return Preview(self.kind, [], [], rows, options, files=summary)
 
+    def combine(self, uploads):
+        """Several save files (or zips of them) sent at once: one zip of all their save files."""
+        if len(uploads) == 1:
+            return uploads[0]
+        try:
+            return "td3-files.zip", files.bundle([f for name, data in uploads for f in files.unpack(data, name)])
+        except files.Td3FileError as exc:
+            raise importing.Refused(_("%(file)s: %(reason)s Nothing was imported.") % {"file": exc.filename, "reason": exc.message}) from None
+
     def take_as(self, row, pk):
         if "uuid" not in row.values or pk not in {m[0] for m in row.matches}:
             return False
