@@ -68,7 +68,7 @@ class LeagueImporter(import_rules.Importer):
         Column("email", gettext_noop("Email"), ("e-mail", "mail", "posta elettronica")),
         Column("phone", gettext_noop("Phone"), ("telefono", "cellulare", "cell", "mobile", "tel")),
     )
-    options = {"league": gettext_noop("League")}
+    options = {"league": gettext_noop("League"), "season": gettext_noop("Season")}
 
     def option_choices(self, name: str):
         """The leagues, newest first (a Sanremo leaderboard takes no past results)."""
@@ -92,7 +92,7 @@ class LeagueImporter(import_rules.Importer):
             raise Refused(_("No league “%(name)s”.") % {"name": given[:80]})
         if not series.is_league:
             raise Refused(_("“%(name)s” is a leaderboard, not a league: past results come in only for a league.") % {"name": series.name})
-        return {"league": series.pk, "league_name": series.name}
+        return {"league": series.pk, "league_name": series.name, "season": _season(series, str(options.get("season") or "").strip())}
 
     def parse(self, cells: dict, options: dict) -> dict:
         values = {}
@@ -226,9 +226,10 @@ class LeagueImporter(import_rules.Importer):
         series = Series.objects.get(pk=options["league"])
         headers = [c.label for c in self.columns]
         lines = []
-        for r in SeriesPastResult.objects.filter(series=series, cycle=series.current_cycle).select_related("person"):
+        season = options.get("season") or series.current_cycle
+        for r in SeriesPastResult.objects.filter(series=series, cycle=season).select_related("person"):
             lines.append((r.date, r.event, r.person, r.place, r.prize, r.points))
-        played = SeriesResult.objects.filter(series=series, cycle=series.current_cycle).select_related("tournament", "person")
+        played = SeriesResult.objects.filter(series=series, cycle=season).select_related("tournament", "person")
         prizes = {}
         for r in played:
             t = r.tournament
@@ -247,6 +248,20 @@ class LeagueImporter(import_rules.Importer):
 
     def export_name(self, options):
         return _("league-%(n)s") % {"n": options["league"]}
+
+
+def _season(series: Series, given: str) -> int:
+    """The season the export writes: by its name (a league brought in from The Tournament
+    Director names its seasons) or its number; the league's current one when none is given.
+    Past results come in to the current season only."""
+    if not given:
+        return series.current_cycle
+    names = {str(v).casefold(): int(k) for k, v in (series.season_names or {}).items()}
+    if given.casefold() in names:
+        return names[given.casefold()]
+    if given.isdigit() and 1 <= int(given) <= series.current_cycle:
+        return int(given)
+    raise Refused(_("The league “%(league)s” has no season “%(name)s”.") % {"league": series.name, "name": given[:80]})
 
 
 def _prizes_by_person(t) -> dict[int, Decimal]:
