@@ -247,3 +247,30 @@ def test_the_league_continues_with_td3s_points_and_exports_by_its_name(actor, tm
     out = tmp_path / "league.csv"
     call_command("export_league", str(out), "--option", "league=Thursday League", "--option", "season=2024")
     assert "Club Night 20240315" in out.read_text(encoding="utf-8-sig")
+
+
+def test_the_moving_in_page_takes_several_files_in_italian_previews_and_confirms(director, make_person):
+    typed = make_person("Carla", "Neri", nickname="Carla")
+    page = Client()
+    page.force_login(director)
+    home = page.get("/imports/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Da The Tournament Director" in home
+    form = page.get("/imports/td3/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert 'multiple accept=".tdt,.zip"' in form and "Esporta" not in form
+    uploads = []
+    for name, text in (("club.tdt", td3.club_night()), ("next.tdt", td3.planned())):
+        f = io.BytesIO(text.encode())
+        f.name = name
+        uploads.append(f)
+    preview = page.post("/imports/td3/", {"file": uploads}, HTTP_ACCEPT_LANGUAGE="it")["Location"]
+    html = page.get(preview, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    files_table = html.split('id="import-files"')[1].split("</section>")[0]
+    assert "club.tdt" in files_table and "Club Night 20240315" in files_table and "giocato" in files_table and "programmato" in files_table
+    assert "Thursday League" in files_table and "660" in files_table
+    # Carla of the file has no TD3 id here: the person typed here with her nickname is only proposed;
+    # left undecided, she comes in as a new person.
+    duplicates = html.split('id="rows-duplicate"')[1].split("</section>")[0]
+    assert "Carla Neri (Carla)" in duplicates and "stesso soprannome o nome" in duplicates and 'value="skip"' not in duplicates
+    assert not Tournament.objects.exists()
+    page.post(preview, {"op": "import"})
+    assert Tournament.objects.count() == 2 and Person.objects.count() == 6 and typed.td3_ids.count() == 0

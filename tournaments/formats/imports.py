@@ -3,8 +3,8 @@
 A season in progress moves in with its standings: each row is one player's result in one event
 played before the room used this system (its date, its name, the player, his place, prize and
 the points the league gave him). It is kept as a ``SeriesPastResult`` of the league chosen by the
-``league`` option, in its current season, never as a ``Tournament``: those events took no money
-here and stay out of the money reports. The standings count them beside the results of the
+``league`` option, in its current season (or the one the ``season`` option names), never as a
+``Tournament``: those events took no money here and stay out of the money reports. The standings count them beside the results of the
 events played here (``selectors.season_points``), best-of and the tie-break alike.
 
 The player is matched to a stored person by the duplicate rule the desk and the people import
@@ -71,7 +71,10 @@ class LeagueImporter(import_rules.Importer):
     options = {"league": gettext_noop("League"), "season": gettext_noop("Season")}
 
     def option_choices(self, name: str):
-        """The leagues, newest first (a Sanremo leaderboard takes no past results)."""
+        """The leagues, newest first (a Sanremo leaderboard takes no past results); the season is
+        typed (its name or number; none: the league's current one)."""
+        if name != "league":
+            return None
         return [(str(s.pk), s.name) for s in Series.objects.exclude(scoring=Series.SANREMO)]
 
     def check_options(self, options: dict) -> dict:
@@ -204,7 +207,7 @@ class LeagueImporter(import_rules.Importer):
                 created.append(
                     SeriesPastResult(
                         series=series,
-                        cycle=series.current_cycle,
+                        cycle=options.get("season") or series.current_cycle,
                         date=v["date"],
                         event=v["event"],
                         person=person,
@@ -251,9 +254,9 @@ class LeagueImporter(import_rules.Importer):
 
 
 def _season(series: Series, given: str) -> int:
-    """The season the export writes: by its name (a league brought in from The Tournament
-    Director names its seasons) or its number; the league's current one when none is given.
-    Past results come in to the current season only."""
+    """The season the results come in to, or the export writes: by its name (a league brought in
+    from The Tournament Director names its seasons) or its number; the league's current one when
+    none is given."""
     if not given:
         return series.current_cycle
     names = {str(v).casefold(): int(k) for k, v in (series.season_names or {}).items()}

@@ -78,7 +78,7 @@ class Command(BaseCommand):
                 p = imports.run_import("td3", data, name, actor=Actor(None, "manage.py"), accept_duplicates=True, choices=choices)
         except ValidationFailed as exc:
             self.stderr.write(str(exc.message))
-            raise SystemExit(1 if exc.field == "file" else 2) from None
+            raise SystemExit(1 if exc.extra.get("field") == "file" else 2) from None
         except DomainError as exc:
             self.stderr.write(f"{exc.code}: {exc.message}")
             raise SystemExit(1) from None
