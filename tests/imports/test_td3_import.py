@@ -228,6 +228,11 @@ def test_the_api_previews_several_files_and_imports_them(director):
     assert not Tournament.objects.exists()
     r = api.post("/api/v1/imports/td3/", {"file": uploads()}, format="multipart")
     assert r.status_code == 201 and Tournament.objects.count() == 2
+    assert api.get("/api/v1/exports/td3/").json()["code"] == "no_export"
+    broken = io.BytesIO(td3.club_night()[:3000].encode())
+    broken.name = "half.tdt"
+    r = api.post("/api/v1/imports/td3/preview/", {"file": [*uploads(), broken]}, format="multipart")
+    assert r.status_code == 400 and r.json()["code"] == "td3_refused" and "half.tdt" in r.json()["detail"]
 
 
 def test_the_league_continues_with_td3s_points_and_exports_by_its_name(actor, tmp_path):

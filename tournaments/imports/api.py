@@ -125,6 +125,8 @@ class ExportView(APIView):
     @extend_schema(parameters=[OpenApiParameter("format_type", str, enum=list(sheets.FORMATS))], responses={(200, "text/csv"): OpenApiTypes.BINARY})
     def get(self, request, kind):
         importer = imports.check_kind(kind)
+        if not importer.exports:
+            raise ValidationFailed("no_export", _("This kind of import has no export."), field="kind")
         fmt = query_choice(request, "format_type", sheets.FORMATS, sheets.CSV)
         options = {name: request.query_params[name] for name in importer.options if name in request.query_params}
         try:

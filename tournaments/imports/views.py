@@ -222,7 +222,7 @@ def _busy(request, exc: DomainError) -> HttpResponse:
 
 def export(request, kind, fmt):
     importer = _importer(kind)
-    if fmt not in sheets.FORMATS:
+    if fmt not in sheets.FORMATS or not importer.exports:
         raise Http404
     options = {name: request.GET[name] for name in importer.options if request.GET.get(name)}
     try:
