@@ -279,3 +279,28 @@ def test_the_moving_in_page_takes_several_files_in_italian_previews_and_confirms
     assert not Tournament.objects.exists()
     page.post(preview, {"op": "import"})
     assert Tournament.objects.count() == 2 and Person.objects.count() == 6 and typed.td3_ids.count() == 0
+
+
+@pytest.mark.skipif(not td3.has_shared(), reason=td3.NO_SHARED)
+def test_a_real_leagues_history_comes_in_with_the_places_and_prizes_td3_awarded(actor):
+    loaded = [(path.name, path.read_bytes()) for path in sorted((td3.SHARED / "orf").glob("*.tdt"))]
+    run(files.bundle(loaded), actor)
+    events = {name: model.event_of(reader.load(data)) for name, data in loaded}
+    person = dict(Td3Player.objects.values_list("uuid", "person_id"))
+    assert Person.objects.count() == len({p.uuid for e in events.values() for p in e.players})
+    # The league's two "Daniel N": two TD3 ids, two people.
+    assert Person.objects.filter(last_name="Daniel N").count() == 2
+    for row in Td3Event.objects.select_related("tournament"):
+        event = events[row.filename]
+        if event.state != model.FINISHED:
+            assert row.tournament.status == Tournament.PLANNED
+            continue
+        placed = dict(row.tournament.entries.filter(place__isnull=False).values_list("person_id", "place"))
+        for prize in event.prizes:
+            for uuid in prize.awarded_to if prize.place and len(prize.awarded_to) == 1 else ():
+                assert placed[person[uuid]] == prize.place, row.filename
+        paid = sum(PrizePayment.objects.filter(tournament=row.tournament).values_list("amount", flat=True), Decimal(0))
+        assert paid == sum((p.amount for p in event.prizes if p.awarded_to), Decimal(0)), row.filename
+    before = stored()
+    run(files.bundle(loaded), actor)
+    assert stored() == before
