@@ -255,3 +255,12 @@ def test_a_notice_naming_another_seat_is_caught(monkeypatch):
     v = caught.value
     assert v.plan[v.step][0] == "tell_players"
     assert "notices_only_for_the_subscribed_and_their_own_page" in v.render() and "not its own" in v.render()
+
+
+@pytest.mark.django_db
+def test_a_room_history_from_td3_keeps_every_invariant():
+    """TD3's save files come in among the day's actions (played events, planned ones, the same
+    files again, a file cut short refusing its run): every invariant holds after each step, the
+    imported events read beside the day's own."""
+    report = play(57, 40, day=0, wanted=({"import_td3_files": 400.0}, "the mix"))
+    assert report.ran["import_td3_files"] >= 4, report.log
