@@ -304,3 +304,16 @@ def test_a_real_leagues_history_comes_in_with_the_places_and_prizes_td3_awarded(
     before = stored()
     run(files.bundle(loaded), actor)
     assert stored() == before
+
+
+def test_a_planned_event_started_here_is_not_rewritten_by_its_file_saved_later(actor):
+    run(bundle(("next.tdt", td3.planned())), actor)
+    t = Tournament.objects.get()
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)  # the room started it here
+    played = td3.planned().replace('Title: "Club Night 20251023"', 'Title: "Club Night 20251023", StartTime: 1700000000000, EndTime: 1700000600000')
+    event = model.event_of(reader.load(played))
+    assert event.state == model.FINISHED
+    before = stored()
+    p = run(bundle(("next.tdt", played)), actor)
+    assert p.files[0]["status"] == "unchanged" and "played or sold here" in p.files[0]["reason"]
+    assert stored() == before

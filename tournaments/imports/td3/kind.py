@@ -40,7 +40,7 @@ from tournaments.imports import rules as importing
 from tournaments.imports.people import _shared as shared_by
 from tournaments.imports.rules import CREATED, DUPLICATE, UNCHANGED, UPDATED, Column, Preview, Row
 from tournaments.imports.td3 import archive, files, model
-from tournaments.models import Person, Td3Event, Td3Player
+from tournaments.models import LedgerRow, Person, Td3Event, Td3Player, Tournament
 from tournaments.people.selectors import PeopleIndex
 
 #: the key of the options where the preview leaves what ``write`` needs (never from a request)
@@ -96,7 +96,10 @@ class Td3Importer(importing.Importer):
                 row.status = CREATED if stored is None else UNCHANGED if stored.digest == save.digest else UPDATED
                 row.target = stored
                 row.values = {"save": save}
-                if row.status == UPDATED:
+                if row.status == UPDATED and _played_here(stored.tournament):
+                    row.status = UNCHANGED
+                    row.reason = _("Its tournament has been played or sold here since it came in: it is left as it is.")
+                elif row.status == UPDATED:
                     row.changes = {"file": (stored.filename, save.name)}
             counts = _counts(event, linked)
             row.cells.update(counts)
@@ -176,6 +179,12 @@ class Td3Importer(importing.Importer):
     def write_results(self, event: model.Event, tournament, entries: archive.Entries, people: dict) -> None:
         """What the apps above the tournaments keep of a played event (busts, prizes, league):
         nothing here; the kind the formats register adds it."""
+
+
+def _played_here(tournament) -> bool:
+    """An imported tournament the room has used since (started, or sold at the desk): a file saved
+    later no longer rewrites it."""
+    return tournament.status not in (Tournament.PLANNED, Tournament.FINISHED) or LedgerRow.objects.filter(tournament=tournament).exists()
 
 
 def _one_per_event(saves: list[files.SaveFile]) -> dict[str, files.SaveFile]:
