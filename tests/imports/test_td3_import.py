@@ -110,6 +110,8 @@ def test_the_player_history_and_the_results_api_read_the_imported_event(actor, d
     browser.force_login(director)
     page = browser.get(reverse("person", args=[person_of(ANNA).pk]))
     assert page.status_code == 200 and "Club Night 20240315" in page.content.decode()
+    detail = browser.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert 'id="imported-from-td3"' in detail and "club.tdt" in detail
 
 
 def test_a_30_file_and_a_planned_event_come_in_and_one_person_per_td3_player(actor):
