@@ -96,6 +96,9 @@ def test_a_played_event_comes_in_with_its_places_prizes_entries_and_knockouts(ac
     assert not LedgerRow.objects.exists()
     assert all(p.row_id is None for p in PrizePayment.objects.all())
     assert TournamentEvent.objects.filter(action="import.done").count() == 1
+    # Each purchase's time is kept with the event's TD3 record (an entry counts rebuys, not their times).
+    kept = {(p["player"], p["kind"], p["time"][11:16]) for p in t.td3_event.details["purchases"]}
+    assert (BRUNO, "rebuy", "22:24") in kept and (ANNA, "addon", "23:23") in kept and (ELENA, "reentry", "22:43") in kept
 
 
 def test_the_player_history_and_the_results_api_read_the_imported_event(actor, director):

@@ -18,7 +18,9 @@ saved again, rewrites) the tournament of one save file, inside the import's tran
 
 No money moves: no sale is written in the cashier's ledger. ``Td3Event`` marks the tournament
 as imported from TD3 and keeps TD3's ids, the digest of the file and what the tables here do not
-hold (each bust's round, table name and hitmen; each player's hits).
+hold: each buy-in, re-entry, rebuy and add-on with its time, round, amount and profile (an entry
+here counts its rebuys and add-ons, not their times), each bust's round, table name and hitmen,
+each player's hits.
 """
 
 from __future__ import annotations
@@ -89,6 +91,16 @@ def write_event(save: files.SaveFile, key: str, people: dict[str, int], stored: 
             for p in event.players
             for e in p.entries
             if e.bust
+        ],
+        "purchases": [
+            {"player": p.uuid, "kind": e.kind, "time": _iso(e.time), "round": e.round, "amount": str(e.amount), "chips": e.chips, "profile": e.profile}
+            for p in event.players
+            for e in p.entries
+        ]
+        + [
+            {"player": p.uuid, "kind": model.ADDON, "time": _iso(a.time), "round": a.round, "amount": str(a.amount), "chips": a.chips, "profile": a.profile}
+            for p in event.players
+            for a in p.addons
         ],
         "hits": {uuid: str(Decimal(h.numerator) / Decimal(h.denominator)) for uuid, h in event.hits().items() if h},
         "version": event.version,
