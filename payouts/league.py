@@ -30,7 +30,11 @@ TABLE = "TABLE"
 SQRT = "SQRT"
 SQRT_BUYIN = "SQRT_BUYIN"
 LINEAR = "LINEAR"
-FORMULAS = (TABLE, SQRT, SQRT_BUYIN, LINEAR)
+#: The Tournament Director's own points formula, kept by a league brought in from its save files:
+#: each imported event's points are TD3's, worked out at the import; an event played here in
+#: such a league is scored once the director gives the league one of the formulas above
+TD3 = "TD3"
+FORMULAS = (TABLE, SQRT, SQRT_BUYIN, LINEAR, TD3)
 
 HUNDREDTH = Decimal("0.01")
 
@@ -96,6 +100,8 @@ def _place_points(formula: Formula, entries: int, place: int, buy_in) -> Decimal
         raise LeagueError("bad_entries", "an event has at least one entry")
     if not 1 <= place <= entries:
         raise LeagueError("bad_place", f"place {place} is not in 1..{entries}")
+    if formula.name == TD3:
+        raise LeagueError("td3_formula", "TD3's formula scores the events imported from TD3 only")
     participation = Decimal(formula.participation)
     if formula.name == TABLE:
         points = Decimal(formula.table[place - 1]) if place <= len(formula.table) else participation

@@ -2,7 +2,9 @@
 from sheets (CSV or XLSX, headers in Italian or English), sometimes with a typing slip that
 refuses the whole file, and applies a chart to an event of the day. The invariants then export
 what came in and read it back (``invariants.sheets_come_back_as_they_went``). A sheet of people
-comes in with its possible duplicates decided row by row on its kept preview."""
+comes in with its possible duplicates decided row by row on its kept preview. A room's history
+comes in from The Tournament Director's save files too (``import_td3_files``): its events join
+the day's, and every invariant reads them."""
 
 from __future__ import annotations
 
@@ -12,9 +14,11 @@ from payouts import services as payouts
 from payouts.models import PayoutTemplate
 from tdmanager import sheets
 from tdmanager.errors import DomainError
+from tests.tournaments import td3_files
 from tournaments.imports import rules as import_rules
 from tournaments.imports import services as import_services
-from tournaments.models import BlindStructure, Person, Tournament
+from tournaments.imports.td3 import files as td3_bundle
+from tournaments.models import BlindStructure, Person, Td3Event, Tournament
 from tournaments.people import rules as people_rules
 
 from .actions import action, pick
@@ -166,3 +170,30 @@ def import_people_choosing(world: World, rng) -> str:
     if holders != [holder.pk]:
         raise AssertionError(f"{holder.full_name}'s document is held by {holders}")
     return f"people sheet: {namesake.full_name}'s namesake new, {player.full_name} the same, a row with {holder.full_name}'s document left out"
+
+
+@action(weight=1)
+def import_td3_files(world: World, rng) -> str:
+    """The director brings TD3 save files in: a played event (a rebuy, a re-entry, an add-on, a
+    chop, a bust shared by two hitmen) under an id of its own, now and then with a planned one,
+    the same files again (nothing changes) or a file cut short (the whole run refused, nothing
+    written). Its tournaments join the day's: every invariant reads them."""
+    ident = f"sim-{world.day}-{rng.randrange(10**9)}"
+    played = td3_files.club_night(title=f"Sim TD3 {ident}").replace('UUID: "ev-37"', f'UUID: "{ident}"')
+    named = [(f"{ident}.tdt", played.encode())]
+    if rng.random() < 0.3:
+        named.append((f"{ident}-next.tdt", td3_files.planned().replace('UUID: "ev-37"', f'UUID: "{ident}-next"').encode()))
+    if rng.random() < 0.15:
+        named.append((f"{ident}-cut.tdt", played[: rng.randrange(200, len(played) - 10)].encode()))
+        before = Td3Event.objects.count()
+        try:
+            import_services.run_import("td3", td3_bundle.bundle(named), "td3.zip", actor=world.director)
+        finally:
+            assert Td3Event.objects.count() == before, "a refused run of TD3 files wrote events"
+    p = import_services.run_import("td3", td3_bundle.bundle(named), "td3.zip", actor=world.director)
+    again = import_services.run_import("td3", td3_bundle.bundle(named), "td3.zip", actor=world.director) if rng.random() < 0.3 else None
+    assert again is None or all(f["status"] == "unchanged" for f in again.files), "the same TD3 files again changed something"
+    events = list(Td3Event.objects.filter(uuid__in=[ident, f"{ident}-next"]).values_list("tournament_id", flat=True))
+    world.events.extend(pk for pk in events if pk not in world.events)
+    world.touched.update(events)
+    return f"imported {len(named)} TD3 files: {_counts(p)}" + ("; again, unchanged" if again else "")

@@ -317,3 +317,12 @@ def test_a_foreign_tender_quoted_otherwise_than_sold_is_caught(monkeypatch):
     monkeypatch.setattr(rates, "tender_for", rate_of_yesterday)
     with pytest.raises(Violation, match="quoted"):
         play(41, 60, day=1, wanted=({"pay_in_foreign_tender": 25.0}, "the mix"))
+
+
+@pytest.mark.django_db
+def test_a_room_history_from_td3_keeps_every_invariant():
+    """TD3's save files come in among the day's actions (played events, planned ones, the same
+    files again, a file cut short refusing its run): every invariant holds after each step, the
+    imported events read beside the day's own."""
+    report = play(57, 40, day=0, wanted=({"import_td3_files": 400.0}, "the mix"))
+    assert report.ran["import_td3_files"] >= 4, report.log

@@ -12,6 +12,7 @@ class FormatsConfig(AppConfig):
         from . import (
             imports,  # noqa: F401  (registers the league's results import and export)
             receivers,  # imported once the models are loaded: the receivers read them
+            td3,  # noqa: F401  (registers the import of The Tournament Director's save files)
         )
 
         receivers.connect()

@@ -3,8 +3,8 @@
 A season in progress moves in with its standings: each row is one player's result in one event
 played before the room used this system (its date, its name, the player, his place, prize and
 the points the league gave him). It is kept as a ``SeriesPastResult`` of the league chosen by the
-``league`` option, in its current season, never as a ``Tournament``: those events took no money
-here and stay out of the money reports. The standings count them beside the results of the
+``league`` option, in its current season (or the one the ``season`` option names), never as a
+``Tournament``: those events took no money here and stay out of the money reports. The standings count them beside the results of the
 events played here (``selectors.season_points``), best-of and the tie-break alike.
 
 The player is matched to a stored person by the duplicate rule the desk and the people import
@@ -68,10 +68,13 @@ class LeagueImporter(import_rules.Importer):
         Column("email", gettext_noop("Email"), ("e-mail", "mail", "posta elettronica")),
         Column("phone", gettext_noop("Phone"), ("telefono", "cellulare", "cell", "mobile", "tel")),
     )
-    options = {"league": gettext_noop("League")}
+    options = {"league": gettext_noop("League"), "season": gettext_noop("Season")}
 
     def option_choices(self, name: str):
-        """The leagues, newest first (a Sanremo leaderboard takes no past results)."""
+        """The leagues, newest first (a Sanremo leaderboard takes no past results); the season is
+        typed (its name or number; none: the league's current one)."""
+        if name != "league":
+            return None
         return [(str(s.pk), s.name) for s in Series.objects.exclude(scoring=Series.SANREMO)]
 
     def check_options(self, options: dict) -> dict:
@@ -92,7 +95,7 @@ class LeagueImporter(import_rules.Importer):
             raise Refused(_("No league “%(name)s”.") % {"name": given[:80]})
         if not series.is_league:
             raise Refused(_("“%(name)s” is a leaderboard, not a league: past results come in only for a league.") % {"name": series.name})
-        return {"league": series.pk, "league_name": series.name}
+        return {"league": series.pk, "league_name": series.name, "season": _season(series, str(options.get("season") or "").strip())}
 
     def parse(self, cells: dict, options: dict) -> dict:
         values = {}
@@ -204,7 +207,7 @@ class LeagueImporter(import_rules.Importer):
                 created.append(
                     SeriesPastResult(
                         series=series,
-                        cycle=series.current_cycle,
+                        cycle=options.get("season") or series.current_cycle,
                         date=v["date"],
                         event=v["event"],
                         person=person,
@@ -226,9 +229,10 @@ class LeagueImporter(import_rules.Importer):
         series = Series.objects.get(pk=options["league"])
         headers = [c.label for c in self.columns]
         lines = []
-        for r in SeriesPastResult.objects.filter(series=series, cycle=series.current_cycle).select_related("person"):
+        season = options.get("season") or series.current_cycle
+        for r in SeriesPastResult.objects.filter(series=series, cycle=season).select_related("person"):
             lines.append((r.date, r.event, r.person, r.place, r.prize, r.points))
-        played = SeriesResult.objects.filter(series=series, cycle=series.current_cycle).select_related("tournament", "person")
+        played = SeriesResult.objects.filter(series=series, cycle=season).select_related("tournament", "person")
         prizes = {}
         for r in played:
             t = r.tournament
@@ -247,6 +251,20 @@ class LeagueImporter(import_rules.Importer):
 
     def export_name(self, options):
         return _("league-%(n)s") % {"n": options["league"]}
+
+
+def _season(series: Series, given: str) -> int:
+    """The season the results come in to, or the export writes: by its name (a league brought in
+    from The Tournament Director names its seasons) or its number; the league's current one when
+    none is given."""
+    if not given:
+        return series.current_cycle
+    names = {str(v).casefold(): int(k) for k, v in (series.season_names or {}).items()}
+    if given.casefold() in names:
+        return names[given.casefold()]
+    if given.isdigit() and 1 <= int(given) <= series.current_cycle:
+        return int(given)
+    raise Refused(_("The league “%(league)s” has no season “%(name)s”.") % {"league": series.name, "name": given[:80]})
 
 
 def _prizes_by_person(t) -> dict[int, Decimal]:

@@ -357,6 +357,7 @@ class Series(models.Model):
         ("SQRT_BUYIN", _("Square root × (1 + log₁₀(buy-in + 0.25))")),
         ("TABLE", _("Points table by place")),
         ("LINEAR", _("Linear: entries − place + 1")),
+        ("TD3", _("The Tournament Director's points formula (imported events)")),
     ]
 
     name = models.CharField(_("name"), max_length=160)
@@ -382,6 +383,10 @@ class Series(models.Model):
         _("daily prices by weekday"), default=dict, blank=True, help_text=_('Monday = 0, e.g. {"0": ["50", "20"]}; empty = the Sanremo schedule')
     )
     current_cycle = models.PositiveIntegerField(default=1)
+    #: a league brought in from The Tournament Director: its points formula in TD3's language (the
+    #: latest event's; each imported event was scored with its own) and its seasons' names by number
+    td3_formula = models.TextField(_("TD3 points formula"), blank=True)
+    season_names = models.JSONField(_("season names"), default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

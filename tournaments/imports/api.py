@@ -27,7 +27,9 @@ from . import services as imports
 
 
 class SheetImportSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="a CSV (UTF-8 or Windows-1252; ; , or tab) or an XLSX")
+    file = serializers.FileField(
+        help_text="a CSV (UTF-8 or Windows-1252; ; , or tab) or an XLSX; for td3, a TD3 save file (.tdt) or a .zip of them, the part repeated for several"
+    )
     mapping = TextField(
         max_length=20000, required=False, allow_blank=True, help_text='the field read from each column, a JSON list ("" = not read); default: by the headers'
     )
@@ -57,12 +59,16 @@ def _json_field(d: dict, name: str, kind):
 
 
 def _read(request, kind):
-    imports.check_kind(kind)
+    importer = imports.check_kind(kind)
     d = validated_body(SheetImportSerializer, request)
-    upload = d["file"]
-    if upload.size > sheets.MAX_FILE:
+    sent = request.FILES.getlist("file") if importer.several else [d["file"]]
+    if sum(upload.size for upload in sent) > sheets.MAX_FILE:
         raise ValidationFailed("file_too_large", _("The file is larger than %(mb)s MB.") % {"mb": sheets.MAX_FILE // (1024 * 1024)}, field="file")
-    return d, upload.read(), upload.name or ""
+    try:
+        name, data = importer.combine([(upload.name or "", upload.read()) for upload in sent])
+    except importing.Refused as exc:
+        raise ValidationFailed("bad_file", exc.reason, field="file") from None
+    return d, data, name
 
 
 class ImportPreviewView(APIView):
@@ -119,6 +125,8 @@ class ExportView(APIView):
     @extend_schema(parameters=[OpenApiParameter("format_type", str, enum=list(sheets.FORMATS))], responses={(200, "text/csv"): OpenApiTypes.BINARY})
     def get(self, request, kind):
         importer = imports.check_kind(kind)
+        if not importer.exports:
+            raise ValidationFailed("no_export", _("This kind of import has no export."), field="kind")
         fmt = query_choice(request, "format_type", sheets.FORMATS, sheets.CSV)
         options = {name: request.query_params[name] for name in importer.options if name in request.query_params}
         try:

@@ -98,6 +98,8 @@ class Preview:
     mapping: list[str]  # a field per column ("" = not read)
     rows: list[Row]
     options: dict = field(default_factory=dict)
+    #: what a kind of whole files (TD3's save files) says of each file beside its rows
+    files: list = field(default_factory=list)
 
     def counts(self) -> dict:
         out = dict.fromkeys(STATUSES, 0)
@@ -124,6 +126,13 @@ class Importer:
     columns: tuple[Column, ...] = ()
     #: options the import needs besides the file (a structure's name, the league): name -> label
     options: dict = {}
+    #: a kind of whole files, not of a sheet's rows (TD3's save files): ``preview_files`` reads
+    #: the upload, no columns are mapped; ``several``: the page takes several files at once
+    #: (kept as one zip), ``accept`` the file types it offers; ``exports``: the kind has an export
+    reads_files = False
+    several = False
+    accept = ".csv,.xlsx"
+    exports = True
 
     def auto_mapping(self, headers: list[str]) -> list[str]:
         """A field per column by its header, in any language the product speaks (an export
@@ -210,6 +219,16 @@ class Importer:
         """Write the accepted rows (inside the import's transaction); a summary for the event log."""
         raise NotImplementedError
 
+    def combine(self, uploads: list[tuple[str, bytes]]) -> tuple[str, bytes]:
+        """Several files sent at once as the one file kept (``several``); ``Refused`` otherwise."""
+        if len(uploads) != 1:
+            raise Refused(_("Send one file."))
+        return uploads[0]
+
+    def preview_files(self, data: bytes, filename: str, options: dict) -> Preview:
+        """A kind of whole files: the upload read and compared with what is stored (``reads_files``)."""
+        raise NotImplementedError
+
     def export(self, options: dict) -> tuple[list[str], list[list]]:
         """The headers (the import's own first) and the rows of the export."""
         raise NotImplementedError
@@ -246,6 +265,8 @@ def preview(kind: str, data: bytes, filename: str, *, mapping: list[str] | None 
         raise
     except Refused as exc:
         raise BadOptions(exc.reason) from None
+    if importer.reads_files:
+        return importer.preview_files(data, filename, options)
     sheet = sheets.read(data, filename)
     if mapping is None:
         mapping = importer.auto_mapping(sheet.headers)

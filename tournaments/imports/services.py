@@ -133,7 +133,10 @@ def run_import(
             refused=[{"row": r.line, "reason": why} for r, why in clashes],
         )
     accepted = [r for r in p.rows if r.status in (importing.CREATED, importing.UPDATED)]
-    summary = importer.write(accepted, p.options, actor) if accepted else {}
+    if importer.reads_files:  # whole files: every row (a player unchanged is still in its events)
+        summary = importer.write(p.rows, p.options, actor) if accepted or any(r.status == importing.DUPLICATE for r in p.rows) else {}
+    else:
+        summary = importer.write(accepted, p.options, actor) if accepted else {}
     counts = p.counts()
     log_event(
         None,
@@ -220,7 +223,8 @@ def preview_data(p: importing.Preview, *, rows: int = 1000) -> dict:
     """A preview as the API answers it: the counts, the mapping, and the rows that are not unchanged."""
     importer = importing.get(p.kind)
     shown = [r for r in p.rows if r.status != importing.UNCHANGED][:rows]
-    return {
+    files = {"files": [{k: _plain(v) for k, v in f.items()} for f in p.files]} if importer.reads_files else {}
+    return files | {
         "kind": p.kind,
         "headers": p.headers,
         "mapping": p.mapping,
@@ -231,6 +235,7 @@ def preview_data(p: importing.Preview, *, rows: int = 1000) -> dict:
                 "row": r.line,
                 "status": r.status,
                 "reason": r.reason,
+                "cells": {k: _plain(v) for k, v in r.cells.items()} if importer.reads_files else {},
                 "changes": {k: {"old": _plain(o), "new": _plain(n)} for k, (o, n) in r.changes.items()},
                 "matches": [{"id": pk, "row": line, "name": name, "by": by} for pk, name, by, line in r.matches],
             }

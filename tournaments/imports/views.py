@@ -59,15 +59,19 @@ def _choices(importer) -> list[dict]:
 def upload_page(request, kind):
     importer = _importer(kind)
     if request.method == "POST":
-        upload = request.FILES.get("file")
+        sent = request.FILES.getlist("file") if importer.several else request.FILES.getlist("file")[:1]
         options = {name: request.POST.get(name, "").strip() for name in importer.options if request.POST.get(name, "").strip()}
         try:
             with uploads.reading(request, bodylimits.SHEET):
-                if upload is None:
+                if not sent:
                     raise DomainError("file_required", _("Choose a file to import."), status=400)
-                if upload.size > sheets.MAX_FILE:
+                if sum(upload.size for upload in sent) > sheets.MAX_FILE:
                     raise DomainError("file_too_large", _("The file is larger than %(mb)s MB.") % {"mb": sheets.MAX_FILE // (1024 * 1024)}, status=400)
-                kept = imports.keep_file(kind, upload.read(), upload.name or "", actor=Actor.from_request(request), options=options)
+                try:
+                    name, data = importer.combine([(upload.name or "", upload.read()) for upload in sent])
+                except importing.Refused as exc:
+                    raise DomainError("bad_file", exc.reason, status=400) from None
+                kept = imports.keep_file(kind, data, name, actor=Actor.from_request(request), options=options)
         except DomainError as exc:
             messages.error(request, str(exc.message))
             return redirect("imports-upload", kind=kind)
@@ -81,6 +85,10 @@ def upload_page(request, kind):
             "columns": [(_(c.label), c.required) for c in importer.columns],
             "options": (options := _choices(importer)),
             "blocked": any(o["none_yet"] for o in options),
+            "files_kind": importer.reads_files,
+            "several": importer.several,
+            "accept": importer.accept,
+            "exports": importer.exports,
         },
     )
 
@@ -134,6 +142,8 @@ def preview_page(request, kind, pk):
             "refused": len(p.refused()),
             "duplicates": p.counts()[importing.DUPLICATE],
             "writes": p.counts()[importing.CREATED] + p.counts()[importing.UPDATED],
+            "files_kind": importer.reads_files,
+            "files": [{**f, "status_label": importing.status_label(f["status"])} for f in p.files],
         },
     )
 
@@ -212,7 +222,7 @@ def _busy(request, exc: DomainError) -> HttpResponse:
 
 def export(request, kind, fmt):
     importer = _importer(kind)
-    if fmt not in sheets.FORMATS:
+    if fmt not in sheets.FORMATS or not importer.exports:
         raise Http404
     options = {name: request.GET[name] for name in importer.options if request.GET.get(name)}
     try:

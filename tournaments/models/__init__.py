@@ -12,7 +12,7 @@ from .clock import Clock, HandForHandReport
 from .common import ERASED_FIRST_NAME, MONEY, NOT_NEGATIVE, POSITIVE, AppendOnlyModel, AppendOnlyQuerySet, plausible_date, shown_name
 from .eventlog import TournamentEvent
 from .floor import ChipAdjustment, ChipCount, ChipDenomination, ChipRaceRecord, ChipSet, Penalty
-from .imports import ImportFile
+from .imports import ImportFile, Td3Event, Td3Player
 from .notices import NoticeMark, PushKeys, PushSubscription, RegistrationNotice
 from .oversight import RegulatorGrant, Ruling, RulingNote, StubReport, Witness
 from .people import Person
@@ -81,4 +81,6 @@ __all__ = [
     "RegistrationNotice",
     # imports
     "ImportFile",
+    "Td3Event",
+    "Td3Player",
 ]

@@ -18,3 +18,33 @@ class ImportFile(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     imported_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(default=dict, blank=True)
+
+
+class Td3Player(models.Model):
+    """A player of The Tournament Director 3 (TD3) brought in: TD3's own player id and the person
+    he is here. Two TD3 ids are two people, whatever their names."""
+
+    uuid = models.CharField(max_length=80, unique=True)
+    person = models.ForeignKey("tournaments.Person", on_delete=models.CASCADE, related_name="td3_ids")
+    imported_at = models.DateTimeField(default=timezone.now)
+
+
+class Td3Event(models.Model):
+    """An event of a TD3 save file brought in: TD3's tournament id, the tournament it is here
+    (marked by this row as imported from TD3, an archive: no money moved here), the league and
+    season TD3 counted it for, and the digest of what was imported (the same file again changes
+    nothing; a file saved later updates the event)."""
+
+    #: TD3's tournament id and when it started: a room that copies last week's file for next
+    #: week's event keeps its id, so the id alone does not tell two events apart
+    key = models.CharField(max_length=120, unique=True)
+    uuid = models.CharField(max_length=80, db_index=True)
+    tournament = models.OneToOneField("tournaments.Tournament", on_delete=models.CASCADE, related_name="td3_event")
+    filename = models.CharField(max_length=200, blank=True)
+    digest = models.CharField(max_length=64)
+    league_name = models.CharField(max_length=160, blank=True)
+    season_name = models.CharField(max_length=160, blank=True)
+    #: what the tournament's own tables do not hold: each bust's round and hitmen by TD3's ids,
+    #: the players' hits and TD3's points for playing
+    details = models.JSONField(default=dict, blank=True)
+    imported_at = models.DateTimeField(default=timezone.now)

@@ -281,6 +281,13 @@ def _points(series: Series, formula, t: Tournament, n: int, place: int, shared: 
     except league.LeagueError as exc:
         if exc.code == "needs_buy_in":
             raise FormatError("needs_buy_in", _("This formula weighs the buy-in, and this tournament has none."))
+        if exc.code == "td3_formula":
+            raise FormatError(
+                "td3_formula",
+                _(
+                    "This league keeps The Tournament Director's points for the events imported from it: choose one of the formulas here to score the events played here."
+                ),
+            )
         raise
 
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0039_registration_notices'),
+        ('tournaments', '0040_td3_imports'),
     ]
 
     operations = [
