@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import pyast
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -52,7 +54,7 @@ def test_every_module_says_its_topic():
     for path in project_modules().values():
         text = path.read_text()
         is_package = path.name == "__init__.py"
-        if (text.strip() or is_package) and not ast.get_docstring(ast.parse(text)):
+        if (text.strip() or is_package) and not ast.get_docstring(pyast.parse(text)):
             silent.append(str(path.relative_to(ROOT)))
     assert silent == []
 
@@ -167,7 +169,7 @@ def test_the_projects_own_imports_sit_at_the_top_of_the_module_unless_a_comment_
     unexplained = set()
     for module, path in modules.items():
         lines = path.read_text().splitlines()
-        tree = ast.parse("\n".join(lines))
+        tree = pyast.parse("\n".join(lines))
         for function in ast.walk(tree):
             if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -206,7 +208,7 @@ def test_no_circle_between_the_projects_modules():
         if module.endswith(".apps"):
             graph[module] = set()
             continue
-        tree = ast.parse(path.read_text())
+        tree = pyast.parse(path.read_text())
         graph[module] = set().union(*(imported_modules(n, module, path.name == "__init__.py", modules) for n in every_import(tree)))
     done, on_path, circles = set(), [], []
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from tests import pyast
+
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("tdmanager", "tournaments", "seating", "payouts")
 EAGER = {"gettext", "ngettext", "pgettext", "npgettext"}
@@ -19,7 +21,7 @@ EAGER = {"gettext", "ngettext", "pgettext", "npgettext"}
 
 def translated_at_import(path: Path) -> list[int]:
     """Lines of ``path`` where an eager gettext runs at import (outside every function)."""
-    tree = ast.parse(path.read_text())
+    tree = pyast.parse(path.read_text())
     eager = {
         alias.asname or alias.name
         for node in tree.body
@@ -99,7 +101,7 @@ ENGINES = [
 
 def raised_codes(path: Path, error: str) -> set[str]:
     """The codes ``error`` is raised with in a module, or in every module of a package."""
-    trees = [ast.parse(p.read_text()) for p in (sorted(path.rglob("*.py")) if path.is_dir() else [path])]
+    trees = [pyast.parse(p.read_text()) for p in (sorted(path.rglob("*.py")) if path.is_dir() else [path])]
     return {
         node.args[0].value
         for tree in trees
@@ -153,7 +155,7 @@ def test_no_domain_error_is_raised_with_a_literal_message():
         for path in sorted((ROOT / app).rglob("*.py")):
             if "migrations" in path.parts:
                 continue
-            for node in ast.walk(ast.parse(path.read_text())):
+            for node in ast.walk(pyast.parse(path.read_text())):
                 if not isinstance(node, ast.Call) or len(node.args) < 2:
                     continue
                 name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)

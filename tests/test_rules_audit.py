@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import pyast
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"
 
@@ -65,7 +67,7 @@ def nodes_in(path: str) -> frozenset[str]:
     if not file.is_file():
         return frozenset()
     names = set()
-    for node in ast.parse(file.read_text(encoding="utf-8")).body:
+    for node in pyast.parse(file.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test_"):
             names.add(node.name)
         elif isinstance(node, ast.ClassDef):

@@ -26,6 +26,7 @@ from payouts.bounties import (
     mystery_leftover,
     share,
 )
+from tests import pyast
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +35,7 @@ def test_the_engines_import_only_the_standard_library_and_other_engines():
     """Engines are pure Python: bounties and league import no Django, no model, no service."""
     allowed = {"__future__", "dataclasses", "decimal", "math", "random", "tdmanager.money", "payouts.leaderboard"}
     for name in ("bounties", "league"):
-        tree = ast.parse((ROOT / "payouts" / f"{name}.py").read_text())
+        tree = pyast.parse((ROOT / "payouts" / f"{name}.py").read_text())
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         assert imported <= allowed, (name, imported - allowed)

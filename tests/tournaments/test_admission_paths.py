@@ -29,6 +29,7 @@ import tournaments.formats.services.stackchoice as stackchoice
 import tournaments.formats.services.timed as timed
 from payouts.models import Ticket
 from tdmanager.errors import DomainError
+from tests import pyast
 from tournaments.models import Entry, Tournament
 
 from .helpers import break_after_level, item_index_of_level, run_clock_at
@@ -279,7 +280,7 @@ def _functions():
             payout_tickets: "payout_services",
             format_common: "format_common",
         }.get(module, module.__name__.rsplit(".", 1)[-1])
-        tree = ast.parse(inspect.getsource(module))
+        tree = pyast.parse(inspect.getsource(module))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef):
                 found[f"{short}.{node.name}"] = node
