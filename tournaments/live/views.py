@@ -9,7 +9,7 @@ import time
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tdmanager import realtime
 from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
@@ -206,9 +206,13 @@ def display(request, token: str):
     if not shown:
         raise Http404
     t = shown[0]
+    if screen.language in dict(settings.LANGUAGES):  # the screen's own language, not the TV browser's
+        translation.activate(screen.language)
+        request.LANGUAGE_CODE = screen.language
     panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
     rotation = {
         "seconds": screen.rotate_seconds,
+        "language": screen.language,
         "tournaments": [{"id": x.pk, "name": x.name, "chips": chips_of(x)} for x in shown],
         "panels": panels,
         # the layouts and sounds, served once per page (never with the live frames): a change of

@@ -31,6 +31,9 @@ class DisplayScreen(models.Model):
     speaker = models.BooleanField(_("speaker"), default=False)
     #: what the speaker announces (``layouts.clean_sounds``; {} : the defaults)
     sounds = models.JSONField(default=dict, blank=True)
+    #: the language the screen shows and speaks (a code of ``settings.LANGUAGES``); "" : the
+    #: language of the browser it runs in. One TV in German, one in Italian.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="")
 
     PANELS = ("blinds", "stats", "payouts", "seats", "announcements", "moves", "sounds")
 
