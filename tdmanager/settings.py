@@ -469,6 +469,9 @@ LANGUAGE_CODE = os.getenv("LANGUAGE_CODE", "en")
 # here (docs/translating.md).
 LANGUAGES = [("en", _("English")), ("it", _("Italian")), ("de", _("German")), ("es", _("Spanish")), ("fr", _("French"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Numbers, money and dates: Django's formats of each language, but where the rooms write otherwise
+# (Spanish thousands "1.234,56"): tdmanager/localeformats/<code>/formats.py.
+FORMAT_MODULE_PATH = ["tdmanager.localeformats"]
 TIME_ZONE = os.getenv("TIME_ZONE", "Europe/Rome")
 USE_I18N = True
 USE_TZ = True

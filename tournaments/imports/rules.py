@@ -315,10 +315,11 @@ def in_every_language(msgid: str, *, folded: bool = False) -> set[str]:
 
 
 def csv_separator() -> str:
-    """``;`` for a reader in Italian (Excel in Italy splits columns on it), ``,`` otherwise."""
-    from django.utils.translation import get_language  # only a request or a command sets it
+    """``;`` for a reader whose language writes a decimal comma (Italian, German, Spanish, French:
+    Excel there splits columns on it), ``,`` otherwise."""
+    from django.utils.formats import get_format  # the active language's, read when the file is written
 
-    return ";" if (get_language() or "").startswith("it") else ","
+    return ";" if get_format("DECIMAL_SEPARATOR") == "," else ","
 
 
 def export_file(kind: str, fmt: str, options: dict | None = None) -> tuple[bytes, str]:
