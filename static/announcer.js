@@ -177,7 +177,7 @@ window.TDMAnnouncer = function (opts) {
   }
   function levelText(c) {
     const v = levelVals(c);
-    return fill(T.sayLevel, v) + (c.ante ? fill(T.sayAnte, v) : "");
+    return fill(c.ante ? T.sayLevelAnte : T.sayLevel, v); // whole sentences, each translated as one
   }
 
   // A new state of the tournament: what changed since the last one is announced. The first state
