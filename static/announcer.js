@@ -125,6 +125,8 @@ window.TDMAnnouncer = function (opts) {
     } catch (e) { return null; }
   }
   function play(name) {
+    // the second speaker (another language, opts.second) plays nothing: it waits for the first's sound
+    if (opts.second) return TONES[name] ? Math.max(...TONES[name].map(([, at, len]) => at + len)) * 1000 + 100 : 100;
     const tones = TONES[name], a = tones && ctx();
     if (!a) return 0;
     const t0 = a.currentTime + 0.02;

@@ -9,7 +9,7 @@
       name: f.get("name"), announcement: f.get("announcement") || "",
       tournament: f.get("tournament") ? Number(f.get("tournament")) : null,
       rotate: f.getAll("rotate").map(Number), rotate_seconds: Number(f.get("rotate_seconds")),
-      language: f.get("language") || "",
+      language: f.get("language") || "", second_language: f.get("second_language") || "",
     };
     // its layout by state, whether it is the speaker, and what it announces
     if (form.querySelector("[name=layout-live]")) {

@@ -9,6 +9,7 @@ import time
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from tdmanager import realtime
@@ -209,10 +210,12 @@ def display(request, token: str):
     if screen.language in dict(settings.LANGUAGES):  # the screen's own language, not the TV browser's
         translation.activate(screen.language)
         request.LANGUAGE_CODE = screen.language
+    second = screen.second_language if screen.speaker and screen.second_language in dict(settings.LANGUAGES) else ""
     panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
     rotation = {
         "seconds": screen.rotate_seconds,
         "language": screen.language,
+        "second_language": second,
         "tournaments": [{"id": x.pk, "name": x.name, "chips": chips_of(x)} for x in shown],
         "panels": panels,
         # the layouts and sounds, served once per page (never with the live frames): a change of
@@ -224,9 +227,11 @@ def display(request, token: str):
     other = signals.ask_one(signals.display_wanted, tournament=t, request=request)  # a heads-up bracket (FMT-12)
     if other is not None:
         return other
-    return render(
-        request, "display.html", {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token, "rotation": rotation}
-    )
+    context = {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token, "rotation": rotation}
+    if second:  # the speaker's sentences once more, in the second language it says them in
+        with translation.override(second):
+            context["second_speech"] = render_to_string("display_speech.html", {"speech_id": "display-speech-2"})
+    return render(request, "display.html", context)
 
 
 def chips_of(t) -> list[dict]:

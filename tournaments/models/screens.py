@@ -34,6 +34,8 @@ class DisplayScreen(models.Model):
     #: the language the screen shows and speaks (a code of ``settings.LANGUAGES``); "" : the
     #: language of the browser it runs in. One TV in German, one in Italian.
     language = models.CharField(_("language"), max_length=8, blank=True, default="")
+    #: a second language its speaker says every announcement in, after the first ("" : none)
+    second_language = models.CharField(_("second language"), max_length=8, blank=True, default="")
 
     PANELS = ("blinds", "stats", "payouts", "seats", "announcements", "moves", "sounds")
 

@@ -35,7 +35,7 @@ from tournaments.models.checks import clean
 from tournaments.screens import rules as screen_rules
 
 #: What a director sets on a screen (the token is the service's; ``rotate`` is a list of tournaments).
-FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds", "layouts", "speaker", "sounds", "language")
+FIELDS = ("name", "tournament", "show", "announcement", "rotate_seconds", "layouts", "speaker", "sounds", "language", "second_language")
 
 
 def _ended_on_commit(token: str) -> None:
@@ -60,12 +60,11 @@ def _checked(values: dict) -> dict:
         values["layouts"] = clean_screen_layouts(values["layouts"])
     if "sounds" in values:
         values["sounds"] = screen_rules.clean_sounds(values["sounds"])
-    if values.get("language", "") not in ("", *dict(settings.LANGUAGES)):
-        raise ValidationFailed(
-            "language_unknown",
-            _("%(field)s: %(problem)s") % {"field": _("Language"), "problem": _("choose one of the languages listed.")},
-            field="language",
-        )
+    for field, label in (("language", _("Language")), ("second_language", _("Second language"))):
+        if values.get(field, "") not in ("", *dict(settings.LANGUAGES)):
+            raise ValidationFailed(
+                "language_unknown", _("%(field)s: %(problem)s") % {"field": label, "problem": _("choose one of the languages listed.")}, field=field
+            )
     return values
 
 
