@@ -141,3 +141,15 @@ def test_the_picker_refuses_no_language_and_stores_none_it_does_not_offer(demo, 
     choose(client, "fr")
     choose(client, "de")  # chosen again: the last choice is kept
     assert list(LoginLanguage.objects.values_list("language", flat=True)) == ["de"]
+
+
+def test_the_phone_page_offers_each_language_by_its_own_name_and_keeps_the_one_picked(demo):
+    entry = demo.entries.filter(status=Entry.ACTIVE).order_by("pk").first()
+    client = Client(HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9")
+    client.cookies["django_language"] = "fr"  # what the page's picker sets (phone.js), over the browser's
+    html = client.get(f"/p/{entry.phone_token}/").content.decode()
+    assert '<html lang="fr"' in html
+    picker = re.search(r'<select id="phone-language-pick".*?</select>', html, re.S).group(0)
+    options = re.findall(r'<option value="(\w+)" lang="\w+" ?(selected)?>([^<]+)</option>', picker)
+    assert [(code, name) for code, _sel, name in options] == [("en", "English"), ("it", "Italiano"), ("de", "Deutsch"), ("es", "Español"), ("fr", "Français")]
+    assert [code for code, selected, _name in options if selected] == ["fr"]
