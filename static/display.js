@@ -67,7 +67,7 @@
     // Before the start: when it starts (the countdown itself is in tick) and the first level.
     set("start-note", s.lobby_state === "registering" ? T.regOpenNote : T.regSoonNote);
     set("first-level", c.small_blind !== null && c.small_blind !== undefined
-      ? T.firstLevel + ": " + blindsText(c) + " · " + c.minutes + "′" : "");
+      ? T.firstLevel.replace("{blinds}", blindsText(c)).replace("{minutes}", c.minutes) : ""); // one sentence per language
   }
 
   function renderEnd(s) {
@@ -238,7 +238,7 @@
     // the director's announcements as he wrote them, the event's changes in this page's language (FMT-02)
     const changes = (s.changes || {})[TDM.lang()] || (s.changes || {}).en || [];
     set("announce", [...(s.announcements || []), ...changes].join(" · "));
-    set("languages", s.official_languages ? T.languages + ": " + s.official_languages : "");  // ROLE-06 (TDA 6)
+    set("languages", s.official_languages ? T.languages.replace("{languages}", s.official_languages) : "");  // ROLE-06 (TDA 6)
     // CLK-06: a balancing move waiting for a table's hand-for-hand hand shows its tables: who moves is chosen once it is over.
     const moves = (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat)
       .concat((s.moves_waiting || []).map((m) => fill(T.moveWaiting, { from: m.from_table, to: m.to_table })));
