@@ -18,7 +18,7 @@
     entries = ev.detail.entries || [];
     const e = live();
     const out = $("#player-state");
-    out.textContent = e ? T.state + ": " + (T[e.registration_state] || e.registration_state)
+    out.textContent = e ? TDM.colon(T.state, T[e.registration_state] || e.registration_state)
       + (e.channel ? " (" + (T["ch_" + e.channel] || e.channel) + ")" : "")
       + (e.presence ? " — " + (T[e.presence] || e.presence) : "") : "";
     $("#player").querySelector('[data-desk="transfer-cleared"]').hidden = !(e && e.awaits_transfer);

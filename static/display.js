@@ -240,7 +240,7 @@
     set("announce", [...(s.announcements || []), ...changes].join(" · "));
     set("languages", s.official_languages ? T.languages.replace("{languages}", s.official_languages) : "");  // ROLE-06 (TDA 6)
     // CLK-06: a balancing move waiting for a table's hand-for-hand hand shows its tables: who moves is chosen once it is over.
-    const moves = (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat)
+    const moves = (s.moves || []).map((m) => TDM.colon(T.move, m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat))
       .concat((s.moves_waiting || []).map((m) => fill(T.moveWaiting, { from: m.from_table, to: m.to_table })));
     set("moves", after ? "" : moves.join(" · "));
     if (!seatsShown) seatsPage();
