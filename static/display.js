@@ -184,7 +184,7 @@
     }
     // A break: the colour-up note (typed by the director, or the chips its structure removes)
     // in its own line, in type that fits; the blinds and the ante have nothing to say then.
-    const note = c.is_break ? (c.color_up ? T.colorUp + ": " + c.color_up : F.colourUp(T, c.removes_denominations)) : "";
+    const note = c.is_break ? (c.color_up ? TDM.colon(T.colorUp, c.color_up) : F.colourUp(T, c.removes_denominations)) : "";
     if ($("blinds-row")) $("blinds-row").hidden = !!c.is_break;
     if ($("break-note")) { $("break-note").hidden = !note; set("break-note", note || ""); }
     const n = c.next;
@@ -234,7 +234,7 @@
     }
     renderBounty(s);
     // REG-10: the side prizes (the Last Longer among them) are announced with the payouts.
-    set("side-pools", (s.side_pools || []).filter((p) => !p.fund).map((p) => p.name + ": " + money(p.left, s)).join(" · "));
+    set("side-pools", (s.side_pools || []).filter((p) => !p.fund).map((p) => TDM.colon(p.name, money(p.left, s))).join(" · "));
     // the director's announcements as he wrote them, the event's changes in this page's language (FMT-02)
     const changes = (s.changes || {})[TDM.lang()] || (s.changes || {}).en || [];
     set("announce", [...(s.announcements || []), ...changes].join(" · "));
