@@ -55,10 +55,57 @@ window.TDMAnnouncer = function (opts) {
     if (n < 1e6) return en(Math.floor(n / 1000)) + " thousand" + (n % 1000 ? " " + en(n % 1000) : "");
     return en(Math.floor(n / 1e6)) + " million" + (n % 1e6 ? " " + en(n % 1e6) : "");
   }
+  const DE = ["null", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "dreizehn",
+    "vierzehn", "fünfzehn", "sechzehn", "siebzehn", "achtzehn", "neunzehn"];
+  const DE_TENS = ["", "", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig", "achtzig", "neunzig"];
+  const deJoined = (n) => de(n).replace(/eins$/, "ein"); // before "hundert", "tausend", "und": "ein"
+  function de(n) {
+    if (n < 20) return DE[n];
+    if (n < 100) { const u = n % 10; return (u ? (u === 1 ? "ein" : DE[u]) + "und" : "") + DE_TENS[Math.floor(n / 10)]; }
+    if (n < 1000) return deJoined(Math.floor(n / 100)) + "hundert" + (n % 100 ? de(n % 100) : "");
+    if (n < 1e6) return deJoined(Math.floor(n / 1000)) + "tausend" + (n % 1000 ? de(n % 1000) : "");
+    const m = Math.floor(n / 1e6), r = n % 1e6;
+    return (m === 1 ? "eine Million" : deJoined(m) + " Millionen") + (r ? " " + de(r) : "");
+  }
+  const ES = ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "trece", "catorce",
+    "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte", "veintiuno", "veintidós", "veintitrés", "veinticuatro",
+    "veinticinco", "veintiséis", "veintisiete", "veintiocho", "veintinueve"];
+  const ES_TENS = ["", "", "", "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa"];
+  const ES_HUNDREDS = ["", "ciento", "doscientos", "trescientos", "cuatrocientos", "quinientos", "seiscientos", "setecientos",
+    "ochocientos", "novecientos"];
+  const esBefore = (n) => es(n).replace(/veintiuno$/, "veintiún").replace(/uno$/, "un"); // "veintiún mil", "un millón"
+  function es(n) {
+    if (n < 30) return ES[n];
+    if (n < 100) return ES_TENS[Math.floor(n / 10)] + (n % 10 ? " y " + ES[n % 10] : "");
+    if (n < 1000) return n === 100 ? "cien" : ES_HUNDREDS[Math.floor(n / 100)] + (n % 100 ? " " + es(n % 100) : "");
+    if (n < 1e6) { const k = Math.floor(n / 1000), r = n % 1000; return (k === 1 ? "mil" : esBefore(k) + " mil") + (r ? " " + es(r) : ""); }
+    const m = Math.floor(n / 1e6), r = n % 1e6;
+    return (m === 1 ? "un millón" : esBefore(m) + " millones") + (r ? " " + es(r) : "");
+  }
+  const FR = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "treize", "quatorze",
+    "quinze", "seize", "dix-sept", "dix-huit", "dix-neuf"];
+  const FR_TENS = ["", "", "vingt", "trente", "quarante", "cinquante", "soixante", "soixante", "quatre-vingt", "quatre-vingt"];
+  // ``last``: nothing follows (quatre-vingts, deux cents; but quatre-vingt mille, deux cent mille)
+  function fr(n, last = true) {
+    if (n < 20) return FR[n];
+    if (n < 100) {
+      const t = Math.floor(n / 10), u = t === 7 || t === 9 ? n % 10 + 10 : n % 10, tens = FR_TENS[t];
+      if (u === 0) return tens + (t === 8 && last ? "s" : "");
+      return tens + ((u === 1 || u === 11) && t !== 8 && t !== 9 ? " et " : "-") + FR[u];
+    }
+    if (n < 1000) {
+      const h = Math.floor(n / 100), r = n % 100;
+      return (h === 1 ? "cent" : FR[h] + " cent" + (r === 0 && last ? "s" : "")) + (r ? " " + fr(r, last) : "");
+    }
+    if (n < 1e6) { const k = Math.floor(n / 1000), r = n % 1000; return (k === 1 ? "mille" : fr(k, false) + " mille") + (r ? " " + fr(r, last) : ""); }
+    const m = Math.floor(n / 1e6), r = n % 1e6;
+    return fr(m) + (m === 1 ? " million" : " millions") + (r ? " " + fr(r, last) : "");
+  }
+  const WORDS = { it, en, de, es, fr };
   function words(n) {
     n = Number(n);
     if (!Number.isInteger(n) || n < 0 || n >= 1e9) return String(n);
-    return lang === "it" ? it(n) : lang === "en" ? en(n) : String(n);
+    return WORDS[lang] ? WORDS[lang](n) : String(n);
   }
   const fill = (s, vals) => s.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : "{" + k + "}"));
 
@@ -78,6 +125,8 @@ window.TDMAnnouncer = function (opts) {
     } catch (e) { return null; }
   }
   function play(name) {
+    // the second speaker (another language, opts.second) plays nothing: it waits for the first's sound
+    if (opts.second) return TONES[name] ? Math.max(...TONES[name].map(([, at, len]) => at + len)) * 1000 + 100 : 100;
     const tones = TONES[name], a = tones && ctx();
     if (!a) return 0;
     const t0 = a.currentTime + 0.02;
@@ -130,7 +179,7 @@ window.TDMAnnouncer = function (opts) {
   }
   function levelText(c) {
     const v = levelVals(c);
-    return fill(T.sayLevel, v) + (c.ante ? fill(T.sayAnte, v) : "");
+    return fill(c.ante ? T.sayLevelAnte : T.sayLevel, v); // whole sentences, each translated as one
   }
 
   // A new state of the tournament: what changed since the last one is announced. The first state

@@ -31,7 +31,7 @@
     $("c-level").textContent = (c.is_break ? T.brk : T.level + " " + c.level_number) + " · " + (STATUS[c.status] || "") + (c.hand_for_hand ? " · " + T.hand + " " + c.h4h_hand : "") + (F.games(c).now ? " · " + F.games(c).now : "");
     $("c-blinds").textContent = c.is_break ? (c.color_up || F.colourUp(T, c.removes_denominations)) : TDM.num(c.small_blind) + " / " + TDM.num(c.big_blind) + (c.ante ? " · ante " + TDM.num(c.ante) : "");
     const n = c.next;
-    $("c-next").textContent = n ? T.next + ": " + (n.kind === "break" ? T.brk + " " + n.minutes + "′" : TDM.num(n.small_blind) + "/" + TDM.num(n.big_blind) + (F.games(c).next ? " · " + F.games(c).next : "")) : "";
+    $("c-next").textContent = n ? TDM.colon(T.next, n.kind === "break" ? T.brk + " " + n.minutes + "′" : TDM.num(n.small_blind) + "/" + TDM.num(n.big_blind) + (F.games(c).next ? " · " + F.games(c).next : "")) : "";
     $("c-notice").textContent = c.hold_dealer_push ? T.hold : c.new_level_notice ? T.newLevel + (c.deck_change ? " · " + T.deckChange : "") : "";
     document.querySelectorAll("#structure tr").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.index) === c.item_index));
     const prop = $("h4h-proposal");

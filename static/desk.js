@@ -100,7 +100,7 @@
     clear();
     box.focus(); // the next player, or Tab on to the sale: the cashier's hands stay on the keys
     $("#player").hidden = false;
-    $("#player-name").textContent = p.display_name + (p.banned ? " — " + T.banned + ": " + p.banned_reason : "");
+    $("#player-name").textContent = p.display_name + (p.banned ? " — " + TDM.colon(T.banned, p.banned_reason) : "");
     $("#player-name").className = p.banned ? "banned" : "";
     say("", true);
     await refreshPlayer();
@@ -127,7 +127,7 @@
       if (!b.disabled) { b.removeAttribute("aria-describedby"); return; }
       const li = document.createElement("li");
       li.id = "not-now-" + b.dataset.op;
-      li.textContent = b.textContent + ": " + o.reason;
+      li.textContent = TDM.colon(b.textContent, o.reason);
       b.setAttribute("aria-describedby", li.id);
       notes.push(li);
     });
@@ -179,7 +179,7 @@
     try { r = await api(s.path, { method: "POST", body: JSON.stringify(s.body), form: s.form }); } catch (e) { return; } // still no answer: later
     lost = null;
     if (r.ok) showLost(T.lostDone + (r.data.receipt ? " — " + T.receipt + " #" + r.data.receipt.receipt_number + " — " + money(r.data.receipt.total) + " " + r.data.receipt.currency : ""), true);
-    else showLost(T.lostNotDone + ": " + (r.data.detail || r.data.code), false);
+    else showLost(TDM.colon(T.lostNotDone, r.data.detail || r.data.code), false);
     await refreshPlayer();
     await refreshDesk();
   }
@@ -421,7 +421,7 @@
     if (!rate) { out.textContent = T.noRate; return; }
     const cents = Math.round(Number(opt.dataset.price) * 100) + (jackpot() ? Math.round(parseFloat(opt.dataset.jackpot) * 100) : 0);
     const due = Math.ceil(cents / rate - 1e-6) / 100; // the server's rule: rounded up to the cent
-    out.textContent = T.toPay + ": " + money(due) + " " + cur + " (1 " + cur + " = " + rateText(rates[cur + ">" + base]) + " " + base + ")";
+    out.textContent = TDM.colon(T.toPay, money(due) + " " + cur) + " (1 " + cur + " = " + rateText(rates[cur + ">" + base]) + " " + base + ")";
   }
   $("#tender").addEventListener("change", showTender);
   $("#jackpot").addEventListener("change", showTender);

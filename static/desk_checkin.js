@@ -18,7 +18,7 @@
     entries = ev.detail.entries || [];
     const e = live();
     const out = $("#player-state");
-    out.textContent = e ? T.state + ": " + (T[e.registration_state] || e.registration_state)
+    out.textContent = e ? TDM.colon(T.state, T[e.registration_state] || e.registration_state)
       + (e.channel ? " (" + (T["ch_" + e.channel] || e.channel) + ")" : "")
       + (e.presence ? " — " + (T[e.presence] || e.presence) : "") : "";
     $("#player").querySelector('[data-desk="transfer-cleared"]').hidden = !(e && e.awaits_transfer);
@@ -35,7 +35,7 @@
       if (requiresId()) {
         // The whole document number on file, read for this check-in only (logged): lists show it masked.
         const doc = await window.TDMDesk.api("cashier/check-in/document/?entry=" + e.id);
-        const onFile = doc.ok && doc.data.document_id ? " " + T.idOnFile + ": " + doc.data.document_id : "";
+        const onFile = doc.ok && doc.data.document_id ? " " + TDM.colon(T.idOnFile, doc.data.document_id) : "";
         seen = await TDM.confirm(T.idAsk + onFile, T.idSeen); if (!seen) return;
       }
       path = "cashier/check-in/"; body = { entry: e.id, id_checked: seen };

@@ -17,7 +17,15 @@
   const omit = new Set(Object.entries(PANEL_KINDS).filter(([p]) => D.panels[p] === false).flatMap(([, kinds]) => kinds));
   // a layout names its images by id; their addresses are their digests (the same bytes for ever)
   const imageUrl = (id) => "/screens/images/" + encodeURIComponent((DESIGN.images || {})[String(id)] || "none") + ".png";
-  const announcer = DESIGN.speaker ? window.TDMAnnouncer({ sounds: DESIGN.sounds, T, lang: LANG, key: el.dataset.token, log: $("announcer-log") }) : null;
+  // The speaker, and a second one saying each announcement again in the screen's second language
+  // (its sounds left to the first; speech synthesis queues the two sentences one after the other).
+  const speakers = !DESIGN.speaker ? [] : [window.TDMAnnouncer({ sounds: DESIGN.sounds, T: data("display-speech"), lang: LANG, key: el.dataset.token, log: $("announcer-log") })];
+  if (speakers.length && R.second_language && $("display-speech-2")) {
+    speakers.push(window.TDMAnnouncer({ sounds: DESIGN.sounds, T: data("display-speech-2"), lang: R.second_language, key: el.dataset.token + ":" + R.second_language, log: $("announcer-log"), second: true }));
+  }
+  const announcer = !speakers.length ? null : {
+    observe: (s) => speakers.forEach((a) => a.observe(s)), tick: (s, left) => speakers.forEach((a) => a.tick(s, left)), test: (s) => speakers.forEach((a) => a.test(s)),
+  };
   if (announcer) {
     const btn = $("sound-test");
     btn.hidden = false;
@@ -59,7 +67,7 @@
     // Before the start: when it starts (the countdown itself is in tick) and the first level.
     set("start-note", s.lobby_state === "registering" ? T.regOpenNote : T.regSoonNote);
     set("first-level", c.small_blind !== null && c.small_blind !== undefined
-      ? T.firstLevel + ": " + blindsText(c) + " · " + c.minutes + "′" : "");
+      ? T.firstLevel.replace("{blinds}", blindsText(c)).replace("{minutes}", c.minutes) : ""); // one sentence per language
   }
 
   function renderEnd(s) {
@@ -182,7 +190,7 @@
     }
     // A break: the colour-up note (typed by the director, or the chips its structure removes)
     // in its own line, in type that fits; the blinds and the ante have nothing to say then.
-    const note = c.is_break ? (c.color_up ? T.colorUp + ": " + c.color_up : F.colourUp(T, c.removes_denominations)) : "";
+    const note = c.is_break ? (c.color_up ? TDM.colon(T.colorUp, c.color_up) : F.colourUp(T, c.removes_denominations)) : "";
     if ($("blinds-row")) $("blinds-row").hidden = !!c.is_break;
     if ($("break-note")) { $("break-note").hidden = !note; set("break-note", note || ""); }
     const n = c.next;
@@ -232,13 +240,13 @@
     }
     renderBounty(s);
     // REG-10: the side prizes (the Last Longer among them) are announced with the payouts.
-    set("side-pools", (s.side_pools || []).filter((p) => !p.fund).map((p) => p.name + ": " + money(p.left, s)).join(" · "));
+    set("side-pools", (s.side_pools || []).filter((p) => !p.fund).map((p) => TDM.colon(p.name, money(p.left, s))).join(" · "));
     // the director's announcements as he wrote them, the event's changes in this page's language (FMT-02)
     const changes = (s.changes || {})[TDM.lang()] || (s.changes || {}).en || [];
     set("announce", [...(s.announcements || []), ...changes].join(" · "));
-    set("languages", s.official_languages ? T.languages + ": " + s.official_languages : "");  // ROLE-06 (TDA 6)
+    set("languages", s.official_languages ? T.languages.replace("{languages}", s.official_languages) : "");  // ROLE-06 (TDA 6)
     // CLK-06: a balancing move waiting for a table's hand-for-hand hand shows its tables: who moves is chosen once it is over.
-    const moves = (s.moves || []).map((m) => T.move + ": " + m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat)
+    const moves = (s.moves || []).map((m) => TDM.colon(T.move, m.player + " " + m.from_table + "/" + m.from_seat + " → " + m.to_table + "/" + m.to_seat))
       .concat((s.moves_waiting || []).map((m) => fill(T.moveWaiting, { from: m.from_table, to: m.to_table })));
     set("moves", after ? "" : moves.join(" · "));
     if (!seatsShown) seatsPage();

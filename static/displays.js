@@ -9,6 +9,7 @@
       name: f.get("name"), announcement: f.get("announcement") || "",
       tournament: f.get("tournament") ? Number(f.get("tournament")) : null,
       rotate: f.getAll("rotate").map(Number), rotate_seconds: Number(f.get("rotate_seconds")),
+      language: f.get("language") || "", second_language: f.get("second_language") || "",
     };
     // as a stream's overlay: its size, the stream's delay, how long a bust stays on
     for (const k of ["overlay_width", "overlay_height", "overlay_delay", "bust_seconds"]) if (f.has(k)) body[k] = Number(f.get(k));

@@ -235,7 +235,7 @@
         seen.type = "button";
         seen.className = "link seen";
         seen.textContent = T.seen;
-        seen.setAttribute("aria-label", T.seen + ": " + a.label);
+        seen.setAttribute("aria-label", TDM.colon(T.seen, a.label));
         seen.addEventListener("click", async () => { await remove(a.id); items = items.filter((x) => x.id !== a.id); changed(); });
         li.append(" ", seen);
       }

@@ -72,7 +72,7 @@
     }
     const r = await call("POST", "tournaments/" + tid + "/floor/penalties/", body);
     if (!r.ok) { say(r.d.detail || r.d.code, false); return; }
-    say(r.d.player + ": " + r.d.progress.label, true);
+    say(TDM.colon(r.d.player, r.d.progress.label), true);
     loadPenalties(); loadChips();
   });
   $("#adjustform").addEventListener("submit", async (e) => {
@@ -108,7 +108,7 @@
       const tr = document.createElement("tr"); tr.dataset.entry = s.entry;
       cell(tr, s.seat); cell(tr, s.name + " (#" + s.entry_number + ")");
       const i = document.createElement("input"); i.type = "number"; i.min = "0"; i.name = "chips"; i.required = true; i.className = "w-8em";
-      i.setAttribute("aria-label", head + ": " + s.name + " (#" + s.entry_number + ")");
+      i.setAttribute("aria-label", TDM.colon(head, s.name + " (#" + s.entry_number + ")"));
       cell(tr, "").appendChild(i);
       body.appendChild(tr);
     });
@@ -144,10 +144,10 @@
       // each field named by its column and its player: "Stack: Mario Rossi (#12)"
       const heads = [...document.querySelectorAll("#race-players thead th")].map((th) => th.textContent);
       const who = s.name + " (#" + s.entry_number + ")";
-      const input = (name, value, column) => { const i = document.createElement("input"); i.type = "number"; i.min = "0"; i.name = name; i.required = true; i.className = "w-8em"; i.setAttribute("aria-label", heads[column] + ": " + who); if (value !== null && value !== undefined) i.value = value; return i; };
+      const input = (name, value, column) => { const i = document.createElement("input"); i.type = "number"; i.min = "0"; i.name = name; i.required = true; i.className = "w-8em"; i.setAttribute("aria-label", TDM.colon(heads[column], who)); if (value !== null && value !== undefined) i.value = value; return i; };
       cell(tr, "").appendChild(input("stack", s.stack, 2));
       cell(tr, "").appendChild(input("removed_value", 0, 3));
-      const won = document.createElement("input"); won.type = "checkbox"; won.name = "won"; won.className = "w-auto"; won.setAttribute("aria-label", heads[4] + ": " + who);
+      const won = document.createElement("input"); won.type = "checkbox"; won.name = "won"; won.className = "w-auto"; won.setAttribute("aria-label", TDM.colon(heads[4], who));
       cell(tr, "").appendChild(won);
       body.appendChild(tr);
     });
@@ -193,7 +193,7 @@
     const extra = [];
     if (res.added_value) extra.push(num(res.added_value) + " " + T.raceAdded);
     if (res.discarded_value) extra.push(num(res.discarded_value) + " " + T.raceRemoved);
-    if ((res.raced_out_rescued || []).length) extra.push(res.raced_out_rescued.join(", ") + ": " + T.rescued);
+    if ((res.raced_out_rescued || []).length) extra.push(TDM.colon(res.raced_out_rescued.join(", "), T.rescued));
     $("#race-summary").textContent = T.raceDone + " " + table + (extra.length ? " — " + extra.join(" · ") : "");
     box.hidden = false;
   }
@@ -205,7 +205,7 @@
     const body = { entries: f.getAll("entries").map(Number), both_hole_cards: f.get("both_hole_cards") === "1", note: f.get("note") || "" };
     const r = await call("POST", "tournaments/" + tid + "/jackpot/claims/", body);
     m.className = "message " + (r.ok ? "ok" : "error");
-    m.textContent = r.ok ? jf.dataset.won + ": " + r.d.amount + " — " + jf.dataset.level + " " + r.d.level + ", " + r.d.percent + "%" : (r.d.detail || r.d.code);
+    m.textContent = r.ok ? TDM.colon(jf.dataset.won, r.d.amount) + " — " + jf.dataset.level + " " + r.d.level + ", " + r.d.percent + "%" : (r.d.detail || r.d.code);
     if (r.ok) jf.reset();
   });
   loadPenalties(); loadChips(); loadTables();

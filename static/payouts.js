@@ -31,7 +31,7 @@
       catch (e) { say(msg, String(e), false); return; } // no answer: the key is kept, so paying again replays
       finally { button.disabled = false; }
       if (!r.ok) { say(msg, r.data.detail || r.status, false); return; }
-      say(msg, P.paid + ": " + tr.dataset.name + " " + TDM.money(r.data.amount), true);
+      say(msg, TDM.colon(P.paid, tr.dataset.name + " " + TDM.money(r.data.amount)), true);
       const cell = form.parentElement;
       cell.textContent = P.paid + " ";
       if (r.data.slip_url) {
@@ -62,7 +62,7 @@
       catch (e) { say(msg, String(e), false); return; }
       finally { button.disabled = false; }
       if (!r.ok) { say(msg, r.data.detail || r.status, false); return; }
-      say(msg, P.returned + ": " + tr.dataset.name + " " + TDM.money(r.data.amount) + " · " + P.receipt + " #" + r.data.receipt_number, true);
+      say(msg, TDM.colon(P.returned, tr.dataset.name + " " + TDM.money(r.data.amount)) + " · " + P.receipt + " #" + r.data.receipt_number, true);
       form.parentElement.textContent = P.returned + " · " + P.receipt + " #" + r.data.receipt_number;
     });
   });
@@ -127,9 +127,9 @@
         });
       }
     }
-    const problems = ["ICM", "CHIP_CHOP", "EVEN"].filter((k) => m[k] && m[k].policy_problem).map((k) => (T["m_" + k] || k) + ": " + m[k].policy_problem.detail);
+    const problems = ["ICM", "CHIP_CHOP", "EVEN"].filter((k) => m[k] && m[k].policy_problem).map((k) => TDM.colon(T["m_" + k] || k, m[k].policy_problem.detail));
     const policy = $("#policy");
-    policy.textContent = d.policy ? T.refused + ": " + d.policy : (problems.length ? T.refused + " — " + problems.join(" · ") : T.allowed);
+    policy.textContent = d.policy ? TDM.colon(T.refused, d.policy) : (problems.length ? T.refused + " — " + problems.join(" · ") : T.allowed);
     policy.className = "small " + (d.policy ? "error" : "");
     $("#results").hidden = false;
   }

@@ -121,3 +121,14 @@
   tick();
   setInterval(tick, 250);
 })();
+
+// The player's language, picked on the page: kept by this browser (the language cookie, a year)
+// and, once the page reloads in it, by his notices (phone_push.js says it again to the server).
+(function () {
+  const pick = document.getElementById("phone-language-pick");
+  if (!pick) return;
+  pick.addEventListener("change", () => {
+    document.cookie = "django_language=" + encodeURIComponent(pick.value) + "; path=/; max-age=31536000; samesite=lax";
+    location.reload();
+  });
+})();

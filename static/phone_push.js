@@ -107,6 +107,8 @@
     offered = r.data.kinds;
     subscribed = !!r.data.subscribed;
     showKinds(offered, r.data.chosen || []);
+    // the page is in another language than his notices (he picked one): his notices follow it
+    if (subscribed && r.data.language && r.data.language !== document.documentElement.lang) send().catch(() => {});
     card.hidden = false;
     show();
   }

@@ -51,7 +51,7 @@
     if (!document.getElementById("seating-stale")) {
       const b = document.createElement("div");
       b.id = "seating-stale";
-      b.textContent = document.documentElement.lang === "it" ? "La mappa è cambiata: tocca per aggiornare" : "The map has changed: tap to refresh";
+      b.textContent = JSON.parse(document.getElementById("seating-i18n").textContent).mapChanged;
       b.onclick = refresh;
       root.prepend(b);
     }

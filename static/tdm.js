@@ -201,7 +201,13 @@
     d.close();
     return n;
   }
-  window.TDM = { ask, confirm: confirmAsk, num, money, lang, csrf, request, api, newKey, KEY_DONE, forgetLogin };
+  // "Status: Paid" as the page's language writes a label and its value (French: "État : Payé"),
+  // from the page's own translation (<html data-colon>)
+  function colon(label, value) {
+    const pattern = document.documentElement.dataset.colon || "{label}: {value}";
+    return pattern.replace("{label}", () => label).replace("{value}", () => value);
+  }
+  window.TDM = { ask, confirm: confirmAsk, num, money, lang, csrf, request, api, newKey, KEY_DONE, forgetLogin, colon };
   // the login page, where a logout and an ended session land: nothing of the last login stays readable
   document.addEventListener("DOMContentLoaded", () => { if (document.querySelector("[data-forget-login]")) forgetLogin(); });
   document.addEventListener("submit", async (e) => {

@@ -197,6 +197,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournaments.staff.languages.LoginLanguageMiddleware",  # a staff login's chosen language over the browser's
     "tdmanager.idle.IdleSessionMiddleware",  # a staff login ends after TDM_SESSION_IDLE_MINUTES without activity
     "tdmanager.sitedata.SessionMarkerMiddleware",  # whose session an answer the floor's tablets keep was for
     "tdmanager.roles.RolePolicyMiddleware",
@@ -463,8 +464,14 @@ LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = os.getenv("LANGUAGE_CODE", "en")
-LANGUAGES = [("en", _("English")), ("it", _("Italian"))]
+# The languages the product offers, in the order the pickers list them: the one list every page,
+# screen, phone and notice reads. A language more is a catalogue under locale/<code> and a line
+# here (docs/translating.md).
+LANGUAGES = [("en", _("English")), ("it", _("Italian")), ("de", _("German")), ("es", _("Spanish")), ("fr", _("French"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Numbers, money and dates: Django's formats of each language, but where the rooms write otherwise
+# (Spanish thousands "1.234,56"): tdmanager/localeformats/<code>/formats.py.
+FORMAT_MODULE_PATH = ["tdmanager.localeformats"]
 TIME_ZONE = os.getenv("TIME_ZONE", "Europe/Rome")
 USE_I18N = True
 USE_TZ = True

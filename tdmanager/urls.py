@@ -30,7 +30,8 @@ urlpatterns = [
         csp_update(style_src=["'unsafe-inline'"], worker_src=["blob:"])(SpectacularRedocView.as_view(url_name="schema", template_name="apidocs/redoc.html")),
         name="api-redoc",
     ),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language picker: Django's, and a staff login's choice kept with the login (tournaments.staff.languages).
+    path("i18n/", include("tournaments.staff.languages")),
     path("favicon.ico", appicons.favicon, name="favicon"),
     path("manifest.webmanifest", appicons.manifest, name="manifest"),
     path("tournaments/floor-sw.js", appicons.floor_worker, name="floor-worker"),

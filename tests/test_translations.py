@@ -1,11 +1,15 @@
-"""Italian covers every string a user can see (issue #14).
+"""Every language the product offers covers every string a user can see.
 
-- Every message of every catalogue under ``locale/it`` (``django.po``, and ``djangojs.po`` if one
-  appears) has a translation, none is fuzzy (a makemessages guess nobody checked), plurals included.
+For each language of ``settings.LANGUAGES`` but English (the source):
+
+- Every message of every catalogue under ``locale/<code>`` (``django.po``, and ``djangojs.po`` if
+  one appears) has a translation, none is fuzzy (a makemessages guess nobody checked), plurals
+  included; ``msgfmt --check --statistics`` says the same.
 - The catalogue is up to date with the sources: ``makemessages`` runs on a copy of the project
   (the repository's own ``locale`` is never touched) and must find nothing new to translate.
-  After adding strings: ``manage.py makemessages -l it --no-obsolete -i "tests/*" -i "benchmarks/*"
-  -i "var/*" -i "test-artifacts/*"``, translate, then ``manage.py compilemessages -l it -i .venv``.
+  After adding strings: ``manage.py makemessages -l it -l de -l es -l fr --no-obsolete -i "tests/*"
+  -i "benchmarks/*" -i "var/*" -i "test-artifacts/*"``, translate, then
+  ``manage.py compilemessages -i .venv``.
 - The compiled ``.mo`` answers every message as the ``.po`` says (it was compiled after the last edit).
 - No English message assumes a player is a man ("he", "his", "him").
 """
@@ -18,10 +22,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.utils import translation
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCALE = ROOT / "locale" / "it" / "LC_MESSAGES"
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
+
+
+def locale(code: str) -> Path:
+    return ROOT / "locale" / code / "LC_MESSAGES"
 
 
 def _unquote(line: str) -> str:
@@ -70,7 +79,12 @@ def problems(entries) -> list[str]:
 
 
 def catalogues():
-    return sorted(LOCALE.glob("*.po"))
+    return sorted(po for code in TRANSLATED for po in locale(code).glob("*.po"))
+
+
+def test_every_offered_language_has_its_catalogue():
+    assert {"it", "de", "es", "fr"} <= set(TRANSLATED)
+    assert [code for code in TRANSLATED if not (locale(code) / "django.po").is_file()] == []
 
 
 def test_the_parser_reads_what_msgfmt_would():
@@ -90,9 +104,19 @@ def test_the_parser_reads_what_msgfmt_would():
     assert problems(entries) == ["fuzzy: Two", "untranslated: %(n)s table", "untranslated: Long text"]
 
 
-@pytest.mark.parametrize("po", catalogues(), ids=lambda p: p.name)
+@pytest.mark.parametrize("po", catalogues(), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_every_message_is_translated_and_none_is_fuzzy(po):
     assert problems(parse_po(po)) == []
+
+
+@pytest.mark.parametrize("po", catalogues(), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_msgfmt_finds_no_untranslated_and_no_fuzzy_message(po):
+    if not shutil.which("msgfmt"):
+        pytest.skip("GNU gettext is not installed")
+    done = subprocess.run(["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary = done.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(r"\d+ translated messages\.", summary), summary
 
 
 def test_the_catalogue_is_up_to_date_with_the_sources(tmp_path):
@@ -109,29 +133,32 @@ def test_the_catalogue_is_up_to_date_with_the_sources(tmp_path):
             shutil.copytree(item, copy / item.name, ignore=skip)
         else:
             shutil.copy2(item, copy / item.name)
+    languages = [arg for code in TRANSLATED for arg in ("-l", code)]
     done = subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "-l", "it", "--no-obsolete", "-v", "0"], cwd=copy, capture_output=True, text=True, timeout=300
+        [sys.executable, "manage.py", "makemessages", *languages, "--no-obsolete", "-v", "0"], cwd=copy, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    merged = parse_po(copy / "locale" / "it" / "LC_MESSAGES" / "django.po")
-    assert problems(merged) == [], "run makemessages and translate the new strings (see this module's docstring)"
-    repo_ids = {(e.get("msgctxt"), e["msgid"]) for e in parse_po(LOCALE / "django.po")}
-    new = sorted(m for _, m in {(e.get("msgctxt"), e["msgid"]) for e in merged} - repo_ids)
-    assert new == [], "strings in the sources missing from locale/it: " + "; ".join(new[:20])
+    for code in TRANSLATED:
+        merged = parse_po(copy / "locale" / code / "LC_MESSAGES" / "django.po")
+        assert problems(merged) == [], f"locale/{code}: run makemessages and translate the new strings (see this module's docstring)"
+        repo_ids = {(e.get("msgctxt"), e["msgid"]) for e in parse_po(locale(code) / "django.po")}
+        new = sorted(m for _, m in {(e.get("msgctxt"), e["msgid"]) for e in merged} - repo_ids)
+        assert new == [], f"strings in the sources missing from locale/{code}: " + "; ".join(new[:20])
 
 
-def test_the_compiled_catalogue_answers_every_message():
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_compiled_catalogue_answers_every_message(code):
     stale = []
-    with translation.override("it"):
-        for e in parse_po(LOCALE / "django.po"):
+    with translation.override(code):
+        for e in parse_po(locale(code) / "django.po"):
             if e.get("msgctxt") or e.get("msgid_plural") is not None or not e["msgstr"].get(0) or "fuzzy" in e["flags"]:
                 continue
             if translation.gettext(e["msgid"]) != e["msgstr"][0]:
                 stale.append(e["msgid"][:60])
-    assert stale == [], "compilemessages -l it (the .mo is older than the .po): " + "; ".join(stale[:10])
+    assert stale == [], f"compilemessages -l {code} (the .mo is older than the .po): " + "; ".join(stale[:10])
 
 
 def test_no_english_message_assumes_a_player_is_a_man():
     he = re.compile(r"\b(he|his|him|himself)\b", re.IGNORECASE)
-    found = [e["msgid"] for e in parse_po(LOCALE / "django.po") if he.search(e["msgid"]) or he.search(e.get("msgid_plural") or "")]
+    found = [e["msgid"] for e in parse_po(locale("it") / "django.po") if he.search(e["msgid"]) or he.search(e.get("msgid_plural") or "")]
     assert found == []

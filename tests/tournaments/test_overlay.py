@@ -35,7 +35,7 @@ def test_the_overlay_is_the_screen_drawn_for_a_stream(client, screen):
     screen.overlay_delay, screen.overlay_width, screen.overlay_height = 30, 1280, 720
     screen.save()
     html = client.get(f"/overlay/{screen.token}/").content.decode()
-    assert re.search(r'<html lang="\w+" class="overlay">', html)
+    assert re.search(r"<html lang=\"\w+\" data-colon=\"[^\"]*\" class=\"overlay\">", html)
     assert re.search(r'<link rel="stylesheet" href="/static/overlay[.\w]*\.css">', html)
     assert 'id="sound-test"' not in html and 'data-part="lastbust"' in html
     config = page_config(html)

@@ -1,7 +1,9 @@
 """The cashier desk's pages: the desk (it talks to the API) and a receipt, printable or as PDF."""
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tdmanager import links
@@ -33,13 +35,23 @@ def desk(request):
     return render(request, "desk.html", context)
 
 
+def _receipt_language(request) -> str | None:
+    """``?lang=<code>``: the cashier prints the receipt in the player's language rather than the
+    desk's (one of ``settings.LANGUAGES``; anything else: the desk's)."""
+    code = request.GET.get("lang", "")
+    return code if code in dict(settings.LANGUAGES) else None
+
+
 def receipt(request, number):
     row = get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number)
-    return no_store(render(request, "receipt.html", receipts.receipt_context(row, request)))  # its QR and link: the phone page's key
+    with translation.override(_receipt_language(request) or translation.get_language()):
+        return no_store(render(request, "receipt.html", receipts.receipt_context(row, request)))  # its QR and link: the phone page's key
 
 
 def receipt_pdf(request, number):
     row = get_object_or_404(LedgerRow.objects.select_related("tournament", "entry", "person", "cashier"), receipt_number=number)
-    resp = HttpResponse(receipts.receipt_pdf(row, request), content_type="application/pdf")
+    with translation.override(_receipt_language(request) or translation.get_language()):
+        pdf = receipts.receipt_pdf(row, request)
+    resp = HttpResponse(pdf, content_type="application/pdf")
     resp["Content-Disposition"] = f'inline; filename="receipt-{number}.pdf"'
     return no_store(resp)  # its QR code and link: the phone page's key

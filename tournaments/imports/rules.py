@@ -20,6 +20,7 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
@@ -336,11 +337,24 @@ def in_every_language(msgid: str, *, folded: bool = False) -> set[str]:
     return {fold(t) for t in out} if folded else out
 
 
-def csv_separator() -> str:
-    """``;`` for a reader in Italian (Excel in Italy splits columns on it), ``,`` otherwise."""
-    from django.utils.translation import get_language  # only a request or a command sets it
+def cell_words(msgid: str) -> frozenset[str]:
+    """``msgid`` folded as each language of the product writes it: a cell's word ("yes", "level")
+    read in whatever language the sheet was written in. Worked out once per process and list of
+    languages, not per cell."""
+    return _cell_words(msgid, tuple(code for code, _name in settings.LANGUAGES))
 
-    return ";" if (get_language() or "").startswith("it") else ","
+
+@lru_cache(maxsize=64)
+def _cell_words(msgid: str, _languages: tuple) -> frozenset[str]:
+    return frozenset(in_every_language(msgid, folded=True))
+
+
+def csv_separator() -> str:
+    """``;`` for a reader whose language writes a decimal comma (Italian, German, Spanish, French:
+    Excel there splits columns on it), ``,`` otherwise."""
+    from django.utils.formats import get_format  # the active language's, read when the file is written
+
+    return ";" if get_format("DECIMAL_SEPARATOR") == "," else ","
 
 
 def export_file(kind: str, fmt: str, options: dict | None = None) -> tuple[bytes, str]:
@@ -362,8 +376,8 @@ def _named(label) -> str:
     return label() if callable(label) else label
 
 
-YES = {"1", "si", "sì", "s", "yes", "y", "x", "true", "vero", "v", "ok"}
-NO = {"", "0", "no", "n", "false", "falso", "f", "-"}
+YES = {"1", "si", "sì", "s", "yes", "y", "x", "true", "vero", "v", "ok", "ja", "j", "oui", "o"}
+NO = {"", "0", "no", "n", "false", "falso", "f", "-", "nein", "non"}
 
 
 def cell_text(value) -> str:
@@ -374,9 +388,9 @@ def cell_bool(value, label: str) -> bool:
     if isinstance(value, bool):
         return value
     t = sheets.text(value).lower()
-    if t in YES:
+    if t in YES or fold(t) in cell_words("yes"):  # "ja", "oui", and the word of any language the product speaks
         return True
-    if t in NO:
+    if t in NO or fold(t) in cell_words("no"):
         return False
     raise Refused(_("%(field)s: “%(value)s” is neither yes nor no.") % {"field": _named(label), "value": t[:40]})
 

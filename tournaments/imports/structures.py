@@ -32,8 +32,8 @@ from .rules import CREATED, REFUSED, UNCHANGED, UPDATED, Column, Refused
 
 #: the fields a row holds, as the structures service cleans them
 COMPARED = ("kind", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes", "color_up", "game", "add_on", "removes_denominations")
-BREAK_WORDS = ("break", "pausa", "pause", "intervallo")
-LEVEL_WORDS = ("", "level", "livello", "liv", "lvl", "l")
+BREAK_WORDS = ("break", "pausa", "pause", "intervallo", "descanso")
+LEVEL_WORDS = ("", "level", "livello", "liv", "lvl", "l", "nivel", "niveau", "niv")
 #: a tournament that has started plays its structure: an import does not replace it
 STARTED = (Tournament.RUNNING, Tournament.FINISHED)
 _MINUTES = re.compile(r"(\d{1,6})\s*(?:min|mins|minuti|minutes|m|'|:00)?\.?", re.IGNORECASE)  # 20, 20 min, 20', 20:00
@@ -100,12 +100,12 @@ class StructureImporter(importing.Importer):
     def parse(self, cells: dict, options: dict) -> dict:
         kind = StructureItem.LEVEL
         word = importing.fold(importing.cell_text(cells.get("kind")))
-        if word in BREAK_WORDS:
+        if word in BREAK_WORDS or word in importing.cell_words("break"):  # the export's word, in any language
             kind = StructureItem.BREAK
-        elif word not in LEVEL_WORDS:
+        elif word not in LEVEL_WORDS and word not in importing.cell_words("level"):
             raise Refused(_("Kind: “%(value)s” is neither a level nor a break.") % {"value": importing.cell_text(cells.get("kind"))[:40]})
         level = importing.cell_text(cells.get("level"))
-        if importing.fold(level).startswith(BREAK_WORDS):
+        if importing.fold(level).startswith((*BREAK_WORDS, *importing.cell_words("Break"))):
             kind = StructureItem.BREAK
         elif level and not _LEVEL.fullmatch(importing.fold(level)):
             raise Refused(_("Level: “%(value)s” is neither a level number nor a break.") % {"value": level[:40]})

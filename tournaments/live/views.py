@@ -9,7 +9,8 @@ import time
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
 from tdmanager import realtime
 from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
@@ -216,9 +217,15 @@ def _screen_page(request, token: str, *, overlay: bool):
     if not shown:
         raise Http404
     t = shown[0]
+    if screen.language in dict(settings.LANGUAGES):  # the screen's own language, not the TV browser's
+        translation.activate(screen.language)
+        request.LANGUAGE_CODE = screen.language
+    second = screen.second_language if screen.speaker and screen.second_language in dict(settings.LANGUAGES) else ""
     panels = {p: screen.shows(p) for p in DisplayScreen.PANELS}
     rotation = {
         "seconds": screen.rotate_seconds,
+        "language": screen.language,
+        "second_language": second,
         "tournaments": [{"id": x.pk, "name": x.name, "chips": chips_of(x)} for x in shown],
         "panels": panels,
         # the layouts and sounds, served once per page (never with the live frames): a change of
@@ -239,6 +246,9 @@ def _screen_page(request, token: str, *, overlay: bool):
     if other is not None:
         return other
     context = {"screen": screen, "t": t, "panels": panels, "panels_json": json.dumps(panels), "token": token, "rotation": rotation, "overlay": overlay}
+    if second:  # the speaker's sentences once more, in the second language it says them in
+        with translation.override(second):
+            context["second_speech"] = render_to_string("display_speech.html", {"speech_id": "display-speech-2"})
     return render(request, "display.html", context)
 
 

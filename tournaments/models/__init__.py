@@ -17,7 +17,7 @@ from .notices import NoticeMark, PushKeys, PushSubscription, RegistrationNotice
 from .oversight import RegulatorGrant, Ruling, RulingNote, StubReport, Witness
 from .people import Person
 from .screens import DisplayScreen, ScreenImage, ScreenLayout
-from .staff import BrowserSession, DeviceToken, IdempotencyRecord
+from .staff import BrowserSession, DeviceToken, IdempotencyRecord, LoginLanguage
 from .structures import BlindStructure, StructureItem
 from .tournaments import Alternate, Entry, Tournament, TournamentChange, TournamentTemplate, WaitingStart, new_phone_token
 
@@ -54,6 +54,7 @@ __all__ = [
     "BrowserSession",
     "DeviceToken",
     "IdempotencyRecord",
+    "LoginLanguage",
     # clock
     "Clock",
     "HandForHandReport",

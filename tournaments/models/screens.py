@@ -31,6 +31,11 @@ class DisplayScreen(models.Model):
     speaker = models.BooleanField(_("speaker"), default=False)
     #: what the speaker announces (``layouts.clean_sounds``; {} : the defaults)
     sounds = models.JSONField(default=dict, blank=True)
+    #: the language the screen shows and speaks (a code of ``settings.LANGUAGES``); "" : the
+    #: language of the browser it runs in. One TV in German, one in Italian.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="")
+    #: a second language its speaker says every announcement in, after the first ("" : none)
+    second_language = models.CharField(_("second language"), max_length=8, blank=True, default="")
 
     #: as a stream's overlay (``/overlay/<token>/``, OBS's browser source): its size in pixels,
     #: how many seconds it runs behind the room (the stream's delay: a bust never shows before

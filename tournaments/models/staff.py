@@ -59,3 +59,12 @@ class IdempotencyRecord(models.Model):
     class Meta:
         unique_together = [("user", "key")]
         indexes = [models.Index(fields=["created_at"], name="idem_created_idx")]
+
+
+class LoginLanguage(models.Model):
+    """The language a staff login chose (the language picker, once): its pages are in it on every
+    device it logs in on, whatever the browser says, until it chooses another."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    language = models.CharField(max_length=8)
+    chosen_at = models.DateTimeField(default=timezone.now)

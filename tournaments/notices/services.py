@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
@@ -151,7 +152,7 @@ def subscribe(entry: Entry, subscription, *, kinds=None, language: str = "it", a
     entry = Entry.objects.select_related("tournament").get(pk=entry.pk)
     rules = HouseRules.of(entry.tournament)
     chosen = [k for k in _kinds(kinds) if rules.notifies(k)]  # what this event can send, nothing else
-    language = language if language in ("it", "en") else "it"
+    language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
     person_id = entry.person_id
     held = PushSubscription.objects.filter(endpoint=endpoint).values("person_id", "p256dh", "auth", "kinds", "language").first()
     if held == {"person_id": person_id, "p256dh": keys["p256dh"], "auth": keys["auth"], "kinds": chosen, "language": language}:

@@ -41,6 +41,7 @@ def phone_push(request, token: str):
                 "kinds": [{"kind": k, "label": str(notices.KIND_LABELS[k])} for k in notices.KINDS if rules.notifies(k)],
                 "subscribed": sub is not None,
                 "chosen": sub.kinds if sub is not None else [],
+                "language": sub.language if sub is not None else "",
             }
         )
     if request.method not in ("POST", "DELETE"):

@@ -32,6 +32,8 @@ class DisplayScreenSerializer(IdModelSerializer):
             "layouts",
             "speaker",
             "sounds",
+            "language",
+            "second_language",
             "overlay_url",
             "overlay_width",
             "overlay_height",
@@ -42,6 +44,8 @@ class DisplayScreenSerializer(IdModelSerializer):
         extra_kwargs = {
             "rotate": {"help_text": "tournaments the screen shows in turn (with its own tournament first)"},
             "rotate_seconds": {"help_text": "seconds each tournament stays on the screen (5–600)"},
+            "language": {"help_text": "the language the screen shows and speaks (a code of the product's languages); empty: its browser's"},
+            "second_language": {"help_text": "a second language its speaker says each announcement in, after the first; empty: none"},
             "layouts": {"help_text": 'its layout by state: {"live", "break", "final"} → a key of GET /api/v1/screen-layouts/'},
             "speaker": {"help_text": "this screen plays the sounds and speaks (the others showing its tournaments become quiet)"},
             "overlay_width": {"help_text": "the stream overlay's width in pixels (320–7680), as OBS's browser source is set"},

@@ -19,6 +19,7 @@ import io
 import secrets
 import threading
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,6 +48,8 @@ FIELDS = (
     "overlay_height",
     "overlay_delay",
     "bust_seconds",
+    "language",
+    "second_language",
 )
 
 
@@ -72,6 +75,11 @@ def _checked(values: dict) -> dict:
         values["layouts"] = clean_screen_layouts(values["layouts"])
     if "sounds" in values:
         values["sounds"] = screen_rules.clean_sounds(values["sounds"])
+    for field, label in (("language", _("Language")), ("second_language", _("Second language"))):
+        if values.get(field, "") not in ("", *dict(settings.LANGUAGES)):
+            raise ValidationFailed(
+                "language_unknown", _("%(field)s: %(problem)s") % {"field": label, "problem": _("choose one of the languages listed.")}, field=field
+            )
     return values
 
 

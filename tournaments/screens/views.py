@@ -4,6 +4,7 @@ service of ``services.layouts``; the editor saves through the API like every oth
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, JsonResponse
@@ -176,6 +177,7 @@ def displays_page(request):
             "layout_choices": layout_choices(),
             "states": screen_rules.STATES.items(),
             "sound_choices": screen_rules.SOUNDS.items(),
+            "languages": settings.LANGUAGES,
         },
     )
     return no_store(response)  # each screen's link is its key

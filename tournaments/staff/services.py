@@ -21,12 +21,14 @@ again brings back no token.
 
 import secrets
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdmanager import usernames
@@ -36,6 +38,7 @@ from tdmanager.roles import ROLES
 from tdmanager.transactions import retried, service
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
+from tournaments.models import LoginLanguage
 from tournaments.staff import logins
 
 
@@ -282,3 +285,14 @@ def set_active(user_id, active: bool, *, actor: Actor):
         logins.end_user_sessions(user, actor=actor, reason="disabled")
     log_event(None, Action.STAFF_LOGIN_ENABLED if active else Action.STAFF_LOGIN_DISABLED, actor, login=user.pk, username=user.get_username())
     return user
+
+
+@service
+def choose_language(user, code: str) -> None:
+    """The login's language (the picker, on any of its devices): kept until it chooses another.
+    A preference of its own, not an action on the room: nothing logged."""
+    if code not in dict(settings.LANGUAGES):
+        raise ValidationFailed(
+            "language_unknown", _("%(field)s: %(problem)s") % {"field": _("Language"), "problem": _("choose one of the languages listed.")}, field="language"
+        )
+    LoginLanguage.objects.update_or_create(user=user, defaults={"language": code, "chosen_at": timezone.now()})

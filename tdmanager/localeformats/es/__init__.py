@@ -1,0 +1,1 @@
+"""Spanish: Django's formats but for the thousands (see ``formats``)."""

@@ -1,0 +1,69 @@
+"""A receipt in each language: the desk's (its login's language), or the player's when the
+cashier asks for it (``?lang=``); its words and its amounts as that language writes them, on
+the 80 mm page and in the PDF."""
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from tests.payouts.test_reports_italian import pdf_text
+from tournaments.cashier import services as cashier
+from tournaments.models import LedgerRow
+
+pytestmark = pytest.mark.django_db
+
+#: (title, total line, paid by cash, fee) as each language prints them; 1,234.56 grouped its way
+EXPECTED = {
+    "de": ("Beleg", "Gesamt", "Bar", "Gebühr", "1.234,56 EUR"),
+    "es": ("Recibo", "Total", "Efectivo", "Comisión", "1.234,56 EUR"),
+    "fr": ("Reçu", "Total", "Espèces", "Frais", "1\xa0234,56 EUR"),
+    "it": ("Ricevuta", "Totale", "Contanti", "Commissione", "1.234,56 EUR"),
+}
+
+
+@pytest.fixture
+def sale(make_tournament, person, cashier_actor):
+    t = make_tournament(buy_in=Decimal("1100"), fee=Decimal("134.56"))
+    return cashier.register(t, person, method=LedgerRow.CASH, actor=cashier_actor).row
+
+
+def desk(user, code: str) -> Client:
+    """The cashier's browser, its login's language chosen once with the picker."""
+    client = Client()
+    client.force_login(user)
+    assert client.post("/i18n/setlang/", {"language": code, "next": "/desk/"}).status_code == 302
+    return client
+
+
+@pytest.mark.parametrize("code", ["de", "es", "fr"])
+def test_the_receipt_prints_in_the_desks_language(code, sale, cashier_user):
+    client = desk(cashier_user, code)
+    html = client.get(f"/desk/receipt/{sale.receipt_number}/").content.decode()
+    title, total, cash, fee, amount = EXPECTED[code]
+    assert f'<html lang="{code}">' in html and f"<title>{title} #{sale.receipt_number}</title>" in html
+    for word in (total, cash, fee, amount):
+        assert word in html, word
+    assert "Receipt" not in html and "Paid by" not in html and "1,234.56" not in html
+
+
+@pytest.mark.parametrize("code", ["de", "es", "fr", "it"])
+def test_the_cashier_prints_it_in_the_players_language(code, sale, cashier_user):
+    client = desk(cashier_user, "de" if code != "de" else "fr")  # the desk works in another language
+    html = client.get(f"/desk/receipt/{sale.receipt_number}/?lang={code}").content.decode()
+    title, total, _cash, _fee, amount = EXPECTED[code]
+    assert f'<html lang="{code}">' in html and f"<title>{title} #{sale.receipt_number}</title>" in html
+    assert total in html and amount in html
+    pdf = client.get(f"/desk/receipt/{sale.receipt_number}.pdf?lang={code}")
+    assert pdf.status_code == 200
+    text = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), pdf_text(pdf.content))  # the PDF's octal escapes
+    shown = [piece.replace("\xa0", " ") for piece in re.findall(r"\((.*?)\) Tj", text)]  # each line's pieces, as printed
+    assert title in shown and total in shown and amount.replace("\xa0", " ") in shown, shown
+    after = client.get(f"/desk/receipt/{sale.receipt_number}/").content.decode()  # the next one: the desk's again
+    assert '<html lang="de">' in after or '<html lang="fr">' in after
+
+
+def test_a_language_not_offered_prints_in_the_desks(sale, cashier_user):
+    client = desk(cashier_user, "es")
+    assert '<html lang="es">' in client.get(f"/desk/receipt/{sale.receipt_number}/?lang=xx").content.decode()
