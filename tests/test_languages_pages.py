@@ -36,6 +36,8 @@ RAW = re.compile(
     r"BUSTED|FINAL_TABLE|None|undefined|NaN)\b"
 )
 PER_ROLE = 45  # pages read per role and language: every route once up to here
+#: other products' names, the same in every language (the room moves in from The Tournament Director)
+PROPER_NAMES = ("The Tournament Director",)
 
 
 def english(code: str) -> re.Pattern:
@@ -65,7 +67,7 @@ def problems(code: str, path: str, html: str, stored: list[str]) -> list[str]:
     if said and said.group(1) != code:  # a page in another language: no English word proves it is ours
         return [f"{path}: in {said.group(1)!r}"]
     text = visible_text(html)
-    for name in stored:
+    for name in (*PROPER_NAMES, *stored):
         text = text.replace(name, " ")
     found = sorted(set(english(code).findall(text)) | set(RAW.findall(text)))
     return [f"{path}: {', '.join(found)}"] if found else []
