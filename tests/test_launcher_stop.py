@@ -57,8 +57,11 @@ def test_a_stop_ends_the_web_server_and_the_worker_before_the_embedded_redis(tmp
             """The notices' own worker, once started (a pool process forked), sends at the lowest priority."""
             workers.clear()
             try:
-                workers.update({p.pid: p.cmdline() for p in psutil.Process(proc.pid).children(recursive=True) if "celery" in p.cmdline()})
-                notices = [pid for pid, cmd in workers.items() if "notices" in cmd]
+                # a worker's command line, or the title Celery gives it where setproctitle is
+                # installed ("[celeryd: notices@host:ForkPoolWorker-1]")
+                lines = {p.pid: " ".join(p.cmdline()) for p in psutil.Process(proc.pid).children(recursive=True)}
+                workers.update({pid: line for pid, line in lines.items() if "celery" in line})
+                notices = [pid for pid, line in workers.items() if "notices" in line]
                 return len(notices) == 2 and all(os.sched_getscheduler(pid) == os.SCHED_IDLE for pid in notices)
             except (psutil.Error, ProcessLookupError):  # a process starting or ending meanwhile
                 return False
