@@ -67,3 +67,15 @@ def test_the_cashier_prints_it_in_the_players_language(code, sale, cashier_user)
 def test_a_language_not_offered_prints_in_the_desks(sale, cashier_user):
     client = desk(cashier_user, "es")
     assert '<html lang="es">' in client.get(f"/desk/receipt/{sale.receipt_number}/?lang=xx").content.decode()
+
+
+def test_the_receipt_page_offers_each_language_and_its_pdf(sale, cashier_user):
+    """The cashier picks the player's language on the receipt itself (never printed): each
+    language by its own name, the one shown marked, and the PDF in that language."""
+    client = desk(cashier_user, "it")
+    html = client.get(f"/desk/receipt/{sale.receipt_number}/?lang=fr").content.decode()
+    chooser = re.search(r'<nav class="noprint receipt-languages"[^>]*>(.*?)</nav>', html, re.S).group(1)
+    for code, name in (("en", "English"), ("it", "italiano"), ("de", "Deutsch"), ("es", "español"), ("fr", "français")):
+        assert f'<a href="?lang={code}" lang="{code}"' in chooser and f">{name}</a>" in chooser, code
+    assert '<a href="?lang=fr" lang="fr" aria-current="true">' in chooser
+    assert f'href="/desk/receipt/{sale.receipt_number}.pdf?lang=fr"' in chooser
