@@ -9,11 +9,13 @@ phone follows the browser's language."""
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.browser import ARTIFACTS, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
 from tests.conftest import make_user
+from tests.test_axe_browser import RULES
 from tournaments.models import DisplayScreen, Entry, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,6 +25,17 @@ SHOTS = ARTIFACTS / "languages"
 #: an amount as the language groups it: 2.400,00 EUR, 2 400,00 EUR
 MONEY = {"de": r"\d{1,3}(\.\d{3})*,\d\d EUR", "es": r"\d{1,3}(\.\d{3})*,\d\d EUR", "fr": r"\d{1,3}([\u202f\xa0 ]\d{3})*,\d\d EUR"}
 WORDS = {"de": ("Anmelden", "Preispool", "Level"), "es": ("Inscribir", "Bote de premios", "Nivel"), "fr": ("Inscrire", "Prize pool", "Niveau")}
+
+
+LANG_RULES = ["html-has-lang", "html-lang-valid", "valid-lang"]
+
+
+def axe(page, where: str) -> list[str]:
+    """What axe finds on the page: readable colours, labelled fields, and its language said
+    right (the page's ``lang`` and every ``lang`` inside it)."""
+    page.wait_for_load_state("load")
+    result = Axe().run(page, options={"runOnly": {"type": "rule", "values": RULES + LANG_RULES}, "resultTypes": ["violations"]})
+    return [f"{where}: {v['id']} {', '.join(n['target'])}" for v in result.response["violations"] for n in v["nodes"]]
 
 
 @pytest.mark.parametrize("code", ["de", "es", "fr"])
@@ -48,6 +61,7 @@ def test_the_desk_a_lobby_screen_and_a_phone_in_each_language(code, browser_page
     # why a sale is not offered now, a label and its reason as the language writes them ("Inscrire : …")
     expect(page.locator("#not-now-register")).to_contain_text(WORDS[code][0] + (" : " if code == "fr" else ": "))
     page.screenshot(path=str(SHOTS / f"{code}-desk.png"))
+    found = axe(page, "desk")
 
     tv = new_page(chromium_browser, viewport=(1920, 1080), locale="it-IT")  # an Italian TV: the screen's language wins
     tv.on("console", lambda m: errors.append(m.text) if m.type == "error" and "/stream/" not in (m.location or {}).get("url", "") else None)
@@ -58,6 +72,7 @@ def test_the_desk_a_lobby_screen_and_a_phone_in_each_language(code, browser_page
     expect(tv.locator("#pool")).to_contain_text("EUR")  # the state arrived: the money as the language writes it
     assert re.fullmatch(MONEY[code], tv.locator("#pool").inner_text().strip()), tv.locator("#pool").inner_text()
     tv.screenshot(path=str(SHOTS / f"{code}-lobby.png"))
+    found += axe(tv, "lobby screen")
 
     phone = new_page(chromium_browser, viewport=(390, 844), locale=f"{code}-{code.upper()}")
     phone.on("console", lambda m: errors.append(m.text) if m.type == "error" and "/stream/" not in (m.location or {}).get("url", "") else None)
@@ -67,4 +82,6 @@ def test_the_desk_a_lobby_screen_and_a_phone_in_each_language(code, browser_page
     expect(phone.locator("#phone-language-pick")).to_have_value(code)
     expect(phone.locator("body")).to_contain_text(WORDS[code][2])
     phone.screenshot(path=str(SHOTS / f"{code}-phone.png"), full_page=True)
+    found += axe(phone, "phone page")
+    assert found == []
     assert [e for e in errors if "stream" not in e] == []
