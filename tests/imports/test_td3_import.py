@@ -117,6 +117,30 @@ def test_the_player_history_and_the_results_api_read_the_imported_event(actor, d
     assert 'id="imported-from-td3"' in detail and "club.tdt" in detail
 
 
+def test_the_imported_events_pool_entries_and_fees_read_as_td3_recorded_them_with_no_ledger_row(actor, director):
+    """Club night: 6 buy-ins (a re-entry among them) of 100 or 120, a rebuy of 100, an add-on of
+    50: 770 paid, 70 of it TD3's rake (10 a buy-in and rebuy): a pot of 700; 660 awarded."""
+    run(bundle(("club.tdt", td3.club_night())), actor)
+    t = Tournament.objects.get()
+    assert not LedgerRow.objects.filter(tournament=t).exists()
+    api = client_for(director)
+    lines = api.get(f"/api/v1/tournaments/{t.pk}/results/").content.decode("utf-8-sig").splitlines()
+    shown = {line.split(",")[1]: line.split(",")[2] for line in lines if line.startswith(",") and line.strip(",")}
+    assert shown["Prize pool"] == "700.00" and shown["Entries"] == "6" and shown["Rebuys"] == "1" and shown["Add-ons"] == "1"
+    assert shown["Fees"] == "70.00" and "Imported from The Tournament Director" in shown
+    report = api.get(f"/api/v1/tournaments/{t.pk}/payouts/reports/standings/").json()
+    totals = dict(report["totals"])
+    assert totals["Prize pool"].startswith("700.00") and totals["Entries"] == "6" and totals["Fees"].startswith("70.00")
+    assert "Imported from The Tournament Director" in totals
+    # The drawer holds nothing of an archive: its reconciliation balances, its pool from the ledger is nothing.
+    reconciliation = api.get(f"/api/v1/tournaments/{t.pk}/payouts/reports/reconciliation/").json()
+    assert reconciliation["balanced"] is True
+    browser = Client()
+    browser.force_login(director)
+    detail = browser.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert '<span id="td3-pot">700.00' in detail and '<span id="td3-fees">70.00' in detail and "6 · 1 · 1" in detail
+
+
 def test_a_30_file_and_a_planned_event_come_in_and_one_person_per_td3_player(actor):
     run(bundle(("club.tdt", td3.club_night()), ("freeze.tdt", td3.event_30()), ("next.tdt", td3.planned())), actor)
     assert Tournament.objects.count() == 3
