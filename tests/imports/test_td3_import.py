@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from payouts import results_sheet
+from payouts import selectors as psel
 from payouts.models import BountyAward, PrizePayment
 from payouts.selectors.bounties import knockouts_by_entry
 from seating.models import Bust
@@ -139,6 +140,28 @@ def test_the_imported_events_pool_entries_and_fees_read_as_td3_recorded_them_wit
     browser.force_login(director)
     detail = browser.get(reverse("tournament", args=[t.pk])).content.decode()
     assert '<span id="td3-pot">700.00' in detail and '<span id="td3-fees">70.00' in detail and "6 · 1 · 1" in detail
+
+
+def test_where_td3_had_bounty_chips_each_knockout_holds_the_bounty_taken_as_handed_over(actor, director):
+    """Bounty chips of 20 on every buy-in and rebuy: Anna took Bruno's (after his rebuy), Carla's
+    and half of Elena's re-entry with Bruno: 50; Bruno the other half and Dario's: 30; Carla
+    Elena's first: 20; Dario Bruno's first: 20. Handed over in TD3's room: the desk owes none."""
+    run(bundle(("club.tdt", td3.club_night(bounty=20))), actor)
+    t = Tournament.objects.get()
+    won = {}
+    for award in BountyAward.objects.filter(tournament=t).select_related("winner"):
+        uuid = Td3Player.objects.get(person_id=award.winner.person_id).uuid
+        won[uuid] = won.get(uuid, Decimal(0)) + award.cash
+    assert won == {ANNA: Decimal(50), BRUNO: Decimal(30), CARLA: Decimal(20), DARIO: Decimal(20)}
+    assert psel.bounties_owed(t) == [] and psel.bounty_money(t)["difference"] == 0
+    assert all(not line["owed"] for line in psel.bounty_overview(t)["awards"])
+    assert psel.bounties_won(list(t.entries.all()))[Entry.objects.get(tournament=t, person=person_of(ANNA)).pk]["to_collect"] == "0.00"
+    lines = client_for(director).get(f"/api/v1/tournaments/{t.pk}/results/").content.decode("utf-8-sig").splitlines()
+    assert lines[0].endswith("Bounties") and lines[1].startswith("1,") and lines[1].endswith(",50.00")
+    # Without bounty chips the knockouts are counted, with no money.
+    run(bundle(("club.tdt", td3.club_night(title="Club Night again").replace('UUID: "ev-37"', 'UUID: "ev-38"'))), actor)
+    plain = Tournament.objects.get(name="Club Night again")
+    assert BountyAward.objects.filter(tournament=plain).count() == 7 and not BountyAward.objects.filter(tournament=plain, cash__gt=0).exists()
 
 
 def test_a_30_file_and_a_planned_event_come_in_and_one_person_per_td3_player(actor):
