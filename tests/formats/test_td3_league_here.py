@@ -67,8 +67,10 @@ def test_an_event_played_here_in_a_td3_league_scores_by_its_td3_formula(make_tou
     assert results == {"A": (1, 2, 25.7), "B": (2, 0, 0.65), "C": (3, 0, -0.3)}
     assert SeriesResult.objects.count() == imported + 3
     league.refresh_from_db()
-    season = {line["name"].split()[0]: line["points"] for line in selectors.leaderboard_data(league)["standings"]}
+    data = selectors.leaderboard_data(league)
+    season = {line["name"].split()[0]: line["points"] for line in data["standings"]}
     assert season["A"] == 25.7
+    assert data["series"]["formula"].startswith("The Tournament Director's points formula, brought in with the league")
 
 
 def test_a_td3_formula_that_gives_no_number_here_is_refused_by_name(make_tournament, make_person, actor, cashier_actor):
