@@ -32,7 +32,7 @@ SQRT_BUYIN = "SQRT_BUYIN"
 LINEAR = "LINEAR"
 #: The Tournament Director's own points formula, kept by a league brought in from its save files:
 #: each imported event's points are TD3's, worked out at the import; an event played here in
-#: such a league is scored once the director gives the league one of the formulas above
+#: such a league is scored by the same formula (``tournaments.formats.td3_here``), not by this engine
 TD3 = "TD3"
 FORMULAS = (TABLE, SQRT, SQRT_BUYIN, LINEAR, TD3)
 

@@ -254,9 +254,25 @@ def standings(t) -> dict:
             (_("Prizes won"), _m(total_won)),
             (_("Paid"), _m(total_paid)),
             (_("Participants"), str(sel.field_size(t))),
+            *_archive_lines(t),
         ],
         "signatures": signatures(t),
     }
+
+
+def _archive_lines(t) -> list[tuple]:
+    """An event brought in from The Tournament Director: its entries and fees as TD3 recorded
+    them (the prize pool above is TD3's pot), said to be imported: no money moved here."""
+    archived = sel.archive_money(t)
+    if not archived:
+        return []
+    return [
+        (_("Entries"), str(archived["entries"])),
+        (_("Rebuys"), str(archived["rebuys"])),
+        (_("Add-ons"), str(archived["addons"])),
+        (_("Fees"), _m(archived["fees"])),
+        (_("Imported from The Tournament Director"), _("as TD3 recorded them: the room's archives, no money moved here")),
+    ]
 
 
 def payments(t) -> dict:

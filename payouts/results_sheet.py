@@ -2,7 +2,9 @@
 place, the player's name as the public pages show it (``tournaments.people.names``: the house's
 style, "—" for a player who asked not to be found by name, an erased player's pseudonym), the
 cash prize, the other prizes in words and, in a bounty event, the bounties won. CSV or XLSX by
-``tdmanager.sheets.write``: a name that looks like a formula stays text. Read only."""
+``tdmanager.sheets.write``: a name that looks like a formula stays text. An event brought in from
+The Tournament Director adds, below its places, its prize pool, entries and fees as TD3 recorded
+them, marked as imported (its money is in no ledger). Read only."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from tournaments.models import Entry
 from tournaments.people.names import public_names
 
 from .models import BountyAward
+from .selectors import pool as pool_selectors
 from .selectors.others import won_by_entry
 
 
@@ -48,8 +51,26 @@ def results(t) -> tuple[list[str], list[list]]:
     return headers, out
 
 
+def _archive_rows(t, width: int) -> list[list]:
+    """An event brought in from The Tournament Director: below its places, its prize pool, entries
+    and fees as TD3 recorded them, marked as imported (the room's archives, in no ledger)."""
+    archived = pool_selectors.archive_money(t)
+    if not archived:
+        return []
+    lines = [
+        (_("Imported from The Tournament Director"), _("as TD3 recorded them: the room's archives, no money moved here")),
+        (_("Prize pool"), archived["pot"].quantize(CENT)),
+        (_("Entries"), archived["entries"]),
+        (_("Rebuys"), archived["rebuys"]),
+        (_("Add-ons"), archived["addons"]),
+        (_("Fees"), archived["fees"].quantize(CENT)),
+    ]
+    return [[""] * width] + [["", label, value] + [""] * (width - 3) for label, value in lines]
+
+
 def results_file(t, fmt: str) -> tuple[bytes, str]:
     """The results as a CSV or an XLSX and the file's name."""
     headers, rows = results(t)
+    rows += _archive_rows(t, len(headers))
     name = _("results-%(n)s") % {"n": t.pk}
     return sheets.write(fmt, headers, rows, title=_("Results"), separator=csv_separator()), f"{name}.{fmt}"

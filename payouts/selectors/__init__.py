@@ -50,6 +50,7 @@ from .jackpot import (
 from .others import REPORT_LABELS, entries_prizes, entry_prizes, history_prizes, person_prizes, report_links, tournament_links, won_by_entry
 from .pool import (
     PERCENT_PAID,
+    archive_money,
     event_chip_leader_total,
     field_size,
     is_cancelled,
@@ -126,6 +127,7 @@ __all__ = [
     "tournament_links",
     "won_by_entry",
     "PERCENT_PAID",
+    "archive_money",
     "event_chip_leader_total",
     "field_size",
     "is_cancelled",

@@ -12,7 +12,7 @@ from django.db.models import Count, Exists, OuterRef, Q, Sum
 
 from tdmanager.money import CENT, ZERO
 from tournaments.house import HouseRules
-from tournaments.models import Entry, LedgerRow
+from tournaments.models import Entry, LedgerRow, Td3Event
 from tournaments.oversight import selectors as oversight_selectors
 from tournaments.people.names import public_name, public_names
 
@@ -41,7 +41,7 @@ def bounties_owed_query(t):
     """Bounty awards won and not collected: cash for a player, standing, never paid or their
     payment reversed."""
     return (
-        BountyAward.objects.filter(tournament=t, void="", winner__isnull=False, cash__gt=0)
+        BountyAward.objects.filter(tournament=t, void="", winner__isnull=False, cash__gt=0, tournament__td3_event__isnull=True)
         .filter(Q(row__isnull=True) | Q(row__reversed_by__isnull=False))
         .order_by("created_at", "id")
     )
@@ -245,7 +245,8 @@ def _bounty_won_rows(entry_ids=None, tournament=None):
         .values("winner_id")
         .annotate(
             won=Sum("cash"),
-            collected=Sum("cash", filter=Q(row__isnull=False, row__reversed_by__isnull=True)),
+            # an archive's bounties (imported from TD3) were handed over in TD3's room, in no drawer here
+            collected=Sum("cash", filter=Q(row__isnull=False, row__reversed_by__isnull=True) | Q(tournament__td3_event__isnull=False)),
             knockouts=Count("pk", filter=Q(kind=BountyAward.KNOCKOUT)),
         )
         .values_list("winner_id", "won", "collected", "knockouts")
@@ -411,8 +412,9 @@ def bounty_overview(t) -> dict:
     )
     owed = house = carried = ZERO
     rows = []
+    archived = Td3Event.objects.filter(tournament_id=t.pk).exists()  # its bounties were handed over in TD3's room
     for a in awards:
-        is_owed = _owed(a)
+        is_owed = _owed(a) and not archived
         paid = a.row_id is not None and not a.row_reversed
         if is_owed:
             owed += a.cash

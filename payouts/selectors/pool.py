@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from tdmanager.compiled import Compiled
 from tdmanager.money import CENT, ZERO
 from tournaments.house import HouseRules
-from tournaments.models import Entry, LedgerRow, Tournament
+from tournaments.models import Entry, LedgerRow, Td3Event, Tournament
 
 from .. import pool as pool_engine
 from .common import _payout_rows_q
@@ -182,7 +182,21 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
 
 
 def prize_pool(t) -> Decimal:
-    return pool_breakdown(t).total
+    """The pool the pages and reports show: the ledger's (``pool_breakdown``), or for an event
+    brought in from The Tournament Director the pot TD3 recorded (``archive_money``)."""
+    archived = archive_money(t)
+    return archived["pot"] if archived else pool_breakdown(t).total
+
+
+def archive_money(t) -> dict | None:
+    """An event brought in from TD3's save files: its money as TD3 recorded it (``Td3Event.money``:
+    pot, paid, fees, players, entries, rebuys, add-ons, prizes), kept with the event, in no ledger:
+    the room's archives moved no money in today's drawer, so the ledger's figures (``money_in``,
+    ``pool_breakdown``, the reconciliation) stay what the drawer holds. None for any other event."""
+    if t.status != Tournament.FINISHED:
+        return None
+    record = Td3Event.objects.filter(tournament_id=t.pk).only("details").first()
+    return record.money if record else None
 
 
 def is_cancelled(t) -> bool:

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from payouts import results_sheet
+from payouts import selectors as psel
 from payouts.models import BountyAward, PrizePayment
 from payouts.selectors.bounties import knockouts_by_entry
 from seating.models import Bust
@@ -115,6 +116,52 @@ def test_the_player_history_and_the_results_api_read_the_imported_event(actor, d
     assert page.status_code == 200 and "Club Night 20240315" in page.content.decode()
     detail = browser.get(reverse("tournament", args=[t.pk])).content.decode()
     assert 'id="imported-from-td3"' in detail and "club.tdt" in detail
+
+
+def test_the_imported_events_pool_entries_and_fees_read_as_td3_recorded_them_with_no_ledger_row(actor, director):
+    """Club night: 6 buy-ins (a re-entry among them) of 100 or 120, a rebuy of 100, an add-on of
+    50: 770 paid, 70 of it TD3's rake (10 a buy-in and rebuy): a pot of 700; 660 awarded."""
+    run(bundle(("club.tdt", td3.club_night())), actor)
+    t = Tournament.objects.get()
+    assert not LedgerRow.objects.filter(tournament=t).exists()
+    api = client_for(director)
+    lines = api.get(f"/api/v1/tournaments/{t.pk}/results/").content.decode("utf-8-sig").splitlines()
+    shown = {line.split(",")[1]: line.split(",")[2] for line in lines if line.startswith(",") and line.strip(",")}
+    assert shown["Prize pool"] == "700.00" and shown["Entries"] == "6" and shown["Rebuys"] == "1" and shown["Add-ons"] == "1"
+    assert shown["Fees"] == "70.00" and "Imported from The Tournament Director" in shown
+    report = api.get(f"/api/v1/tournaments/{t.pk}/payouts/reports/standings/").json()
+    totals = dict(report["totals"])
+    assert totals["Prize pool"].startswith("700.00") and totals["Entries"] == "6" and totals["Fees"].startswith("70.00")
+    assert "Imported from The Tournament Director" in totals
+    # The drawer holds nothing of an archive: its reconciliation balances, its pool from the ledger is nothing.
+    reconciliation = api.get(f"/api/v1/tournaments/{t.pk}/payouts/reports/reconciliation/").json()
+    assert reconciliation["balanced"] is True
+    browser = Client()
+    browser.force_login(director)
+    detail = browser.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert '<span id="td3-pot">700.00' in detail and '<span id="td3-fees">70.00' in detail and "6 · 1 · 1" in detail
+
+
+def test_where_td3_had_bounty_chips_each_knockout_holds_the_bounty_taken_as_handed_over(actor, director):
+    """Bounty chips of 20 on every buy-in and rebuy: Anna took Bruno's (after his rebuy), Carla's
+    and half of Elena's re-entry with Bruno: 50; Bruno the other half and Dario's: 30; Carla
+    Elena's first: 20; Dario Bruno's first: 20. Handed over in TD3's room: the desk owes none."""
+    run(bundle(("club.tdt", td3.club_night(bounty=20))), actor)
+    t = Tournament.objects.get()
+    won = {}
+    for award in BountyAward.objects.filter(tournament=t).select_related("winner"):
+        uuid = Td3Player.objects.get(person_id=award.winner.person_id).uuid
+        won[uuid] = won.get(uuid, Decimal(0)) + award.cash
+    assert won == {ANNA: Decimal(50), BRUNO: Decimal(30), CARLA: Decimal(20), DARIO: Decimal(20)}
+    assert psel.bounties_owed(t) == [] and psel.bounty_money(t)["difference"] == 0
+    assert all(not line["owed"] for line in psel.bounty_overview(t)["awards"])
+    assert psel.bounties_won(list(t.entries.all()))[Entry.objects.get(tournament=t, person=person_of(ANNA)).pk]["to_collect"] == "0.00"
+    lines = client_for(director).get(f"/api/v1/tournaments/{t.pk}/results/").content.decode("utf-8-sig").splitlines()
+    assert lines[0].endswith("Bounties") and lines[1].startswith("1,") and lines[1].endswith(",50.00")
+    # Without bounty chips the knockouts are counted, with no money.
+    run(bundle(("club.tdt", td3.club_night(title="Club Night again").replace('UUID: "ev-37"', 'UUID: "ev-38"'))), actor)
+    plain = Tournament.objects.get(name="Club Night again")
+    assert BountyAward.objects.filter(tournament=plain).count() == 7 and not BountyAward.objects.filter(tournament=plain, cash__gt=0).exists()
 
 
 def test_a_30_file_and_a_planned_event_come_in_and_one_person_per_td3_player(actor):

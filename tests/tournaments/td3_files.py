@@ -119,11 +119,13 @@ def event_37(
     full_credit=False,
     formula=FORMULA,
     layout=True,
+    bounty=0,
 ) -> str:
-    """A 3.7 save file around ``players`` (the text inside ``GamePlayers``'s ``Players``)."""
+    """A 3.7 save file around ``players`` (the text inside ``GamePlayers``'s ``Players``);
+    ``bounty``: TD3's bounty chips, each buy-in and rebuy profile's bounty chip cost."""
     times = f"StartTime: {T0}, EndTime: {T0 + 300 * MINUTE}, " if started else ""
-    buyins = config([profile("Standard", 100, 10000, rake=10), profile("Late", 120, 12000, rake=10)])
-    rebuys = config([profile("Rebuy", 100, 10000)], last_round=4)
+    buyins = config([profile("Standard", 100, 10000, rake=10, bounty=bounty), profile("Late", 120, 12000, rake=10, bounty=bounty)])
+    rebuys = config([profile("Rebuy", 100, 10000, bounty=bounty)], last_round=4)
     addons = config([profile("Add-on", 50, 5000)], allow=True, last_round=4)
     layout_text = ', L: new LO.Layout({Screens: [new LO.Cell({Text: "{{title}}", Align: new Alignment({H: 1, V: 0})})]})' if layout else ""
     return (
@@ -133,7 +135,7 @@ def event_37(
         f"FixedRake: new FixedRakeConfig({{Type: 0, Real: new PerPlayerRake([0]), Percent: new PerPlayerRake([0]), Round: 0, RoundToNearest: 1}}), "
         f"HouseContribution: 0, GuaranteedPot: 0, TotalChipsAdjustment: 0, PointsForHit: 0, "
         f"PointsForPlaying: new UserFormula({{Text: {js(formula)}, Strict: false}}), "
-        f"UseBounties: false, RestrictedBounty: true, AllowInTourneyRebuys: false, AllowRebuyOverrideAfterBustout: false}}), "
+        f"UseBounties: {js(bool(bounty))}, RestrictedBounty: true, AllowInTourneyRebuys: false, AllowRebuyOverrideAfterBustout: false}}), "
         f"Players: new GamePlayers({{Players: {players}, Chops: new GameChops({{Chops: [{', '.join(chops)}]}}), "
         f"Config: new GamePlayersConfig({{TrackPlayers: true, NumberOfEntries: 0, NumberOfPlayers: 0, NumberOfRebuys: 0, NumberOfAddOns: 0, FullCreditHit: {js(full_credit)}}})}}), "
         f"Levels: {LEVELS}, "

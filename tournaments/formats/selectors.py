@@ -458,7 +458,7 @@ def formula_text(series: Series) -> str:
         "SQRT_BUYIN": _("%(m)s × √(entries ÷ place) × (1 + log₁₀(buy-in + 0.25))") % {"m": m},
         "LINEAR": _("entries − place + 1"),
         "TABLE": _("points by place: %(table)s") % {"table": ", ".join(num(p) for p in series.points_table)},
-        "TD3": _("The Tournament Director's points formula, as each imported event kept it"),
+        "TD3": _("The Tournament Director's points formula, brought in with the league"),
     }[series.scoring]
     if series.participation_points:
         text += " " + _("+ %(p)s for playing") % {"p": num(series.participation_points)}

@@ -10,8 +10,11 @@ adds, for each event of a save file:
   (TD3's rank) and how many share it. TD3's round of each bust is kept with the event's TD3
   record (``Td3Event.details``): a bust here has no level of its own;
 - its knockouts: each hitman TD3 named (two for a bust they shared) as a knockout of the entry
-  he was playing (``payouts.BountyAward``, no money: counted, as the league and the reports
-  count knockouts);
+  he was playing (``payouts.BountyAward``, counted as the league and the reports count
+  knockouts); where TD3 had bounty chips, with the bounty on the head he took (the purchase's
+  ``PersonalBounty``, else its profile's bounty chip cost; split between two hitmen unless TD3
+  gave full credit), as won and handed over already: no money moves in today's drawer, and the
+  desk never owes an archive's bounty (``payouts.selectors.bounties``);
 - its prizes as TD3 awarded them: a locked payout table whose places pay what TD3 paid the
   player placed there (a chop's shares included: players a chop ranks apart hold their own
   places; players out together who share a place share what their places paid), and each prize
@@ -102,6 +105,8 @@ def _knockouts(event: model.Event, tournament, entries: archive.Entries, busts: 
             if bust is None or not purchase.bust.hitmen:
                 continue
             share = (Decimal(1) / len(purchase.bust.hitmen)).quantize(CENT)
+            bounty = bounty_of(event, purchase)
+            cash = (bounty if event.full_credit_hits else bounty / len(purchase.bust.hitmen)).quantize(CENT)
             for hitman in purchase.bust.hitmen:
                 winner = entries.playing_at(hitman, purchase.bust.time)
                 if winner is None:
@@ -114,10 +119,22 @@ def _knockouts(event: model.Event, tournament, entries: archive.Entries, busts: 
                         knocked_out=bust.entry,
                         bust=bust,
                         pot_share=share if len(purchase.bust.hitmen) > 1 else None,
+                        cash=cash,
                         created_at=bust.busted_at,
                     )
                 )
     BountyAward.objects.bulk_create(awards, batch_size=500)
+
+
+def bounty_of(event: model.Event, purchase: model.Entry) -> Decimal:
+    """The bounty on the head a bust took, when TD3 had bounty chips: the purchase's own
+    (``PersonalBounty``), else its profile's bounty chip cost; nothing in an event without them."""
+    if not event.settings.get("use_bounties"):
+        return Decimal(0)
+    if purchase.bounty > 0:
+        return purchase.bounty
+    profile = event.profile(model.BUYIN if purchase.kind in (model.BUYIN, model.REENTRY) else model.REBUY, purchase.profile)
+    return profile.bounty_chip_cost if profile else Decimal(0)
 
 
 def _prizes(event: model.Event, tournament, entries: archive.Entries) -> None:

@@ -1,5 +1,7 @@
 """Imports: a sheet uploaded, kept from its preview to the director's confirmation."""
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -45,6 +47,17 @@ class Td3Event(models.Model):
     league_name = models.CharField(max_length=160, blank=True)
     season_name = models.CharField(max_length=160, blank=True)
     #: what the tournament's own tables do not hold: each bust's round and hitmen by TD3's ids,
-    #: the players' hits and TD3's points for playing
+    #: the players' hits and TD3's points for playing, the event's money as TD3 recorded it
     details = models.JSONField(default=dict, blank=True)
     imported_at = models.DateTimeField(default=timezone.now)
+
+    @property
+    def money(self) -> dict | None:
+        """The event's money as TD3 recorded it (its pot, what was paid, the fees, the buy-ins,
+        rebuys and add-ons, the prizes): the room's archives, in no ledger. None for an event
+        imported before TD3's figures were kept, or not played."""
+        kept = (self.details or {}).get("money")
+        if not kept or not kept.get("players"):
+            return None
+        money = ("pot", "paid", "fees", "guaranteed", "prizes")
+        return {k: Decimal(str(v)) if k in money else int(v) for k, v in kept.items()}

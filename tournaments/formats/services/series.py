@@ -22,9 +22,10 @@ from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier.ledger import lock_tournament
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
+from tournaments.imports.td3 import formula as td3_formula
 from tournaments.models import Entry, Person, Tournament, checks
 
-from .. import engine
+from .. import engine, td3_here
 from ..models import Series, SeriesAward, SeriesCycle, SeriesPastResult, SeriesResult, SeriesTournament
 from ..selectors import forget_leaderboard, past_events, series_of_person, standings
 from .common import FormatError
@@ -223,6 +224,7 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
         raise FormatError("no_players", _("Nobody played this tournament."))
     formula = series.formula()
     knockouts = person_knockouts(t)
+    td3_points = _td3_points(series, t, places, knockouts)
     results = [
         SeriesResult(
             series=series,
@@ -233,7 +235,7 @@ def score_tournament(tournament, *, actor: Actor) -> list[SeriesResult]:
             shared_with=shared,
             participants=n,
             knockouts=knockouts.get(person.pk, 0),
-            points=_points(series, formula, t, n, place, shared, knockouts.get(person.pk, 0)),
+            points=float(td3_points[person.pk]) if td3_points is not None else _points(series, formula, t, n, place, shared, knockouts.get(person.pk, 0)),
         )
         for person, place, shared in places
     ]
@@ -269,6 +271,17 @@ def person_knockouts(t: Tournament) -> dict[int, int]:
     for entry_id, person_id in t.entries.filter(pk__in=list(by_entry)).values_list("pk", "person_id"):
         out[person_id] = out.get(person_id, 0) + by_entry[entry_id]
     return out
+
+
+def _td3_points(series: Series, t: Tournament, places, knockouts: dict[int, int]) -> dict | None:
+    """A league brought in from The Tournament Director scores an event played here by the TD3
+    formula it kept (``td3_here``); None for every other league."""
+    if series.scoring != league.TD3 or not series.td3_formula.strip():
+        return None
+    try:
+        return td3_here.points(series.td3_formula, t, places, knockouts)
+    except td3_formula.FormulaError as exc:
+        raise FormatError("td3_formula", _("The Tournament Director's formula of this league gives no points: %(why)s") % {"why": exc}) from None
 
 
 def _points(series: Series, formula, t: Tournament, n: int, place: int, shared: int, knockouts: int = 0) -> float:

@@ -32,7 +32,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import timezone
 
-from tournaments.imports.td3 import files, model
+from tournaments.imports.td3 import files, model, variables
 from tournaments.models import BlindStructure, Entry, StructureItem, Td3Event, Tournament
 
 CENT = Decimal("0.01")
@@ -104,6 +104,7 @@ def write_event(save: files.SaveFile, key: str, people: dict[str, int], stored: 
         ],
         "hits": {uuid: str(Decimal(h.numerator) / Decimal(h.denominator)) for uuid, h in event.hits().items() if h},
         "version": event.version,
+        "money": variables.money_of(event),
     }
     marker = {
         "key": key,

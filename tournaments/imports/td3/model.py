@@ -104,6 +104,7 @@ class Entry:
     profile: str
     after_bust: bool
     bust: Bust | None = None
+    bounty: Decimal = Decimal(0)  # TD3's ``PersonalBounty``: the bounty on the player's head it bought
 
 
 @dataclass(frozen=True)
@@ -547,6 +548,7 @@ def _players(players_obj, profiles: tuple[FeeProfile, ...]) -> tuple[Player, ...
                     profile=profile,
                     after_bust=previous_bust is not None,
                     bust=_bust(bust) if isinstance(bust, Obj) else None,
+                    bounty=_money(buyin.get("PersonalBounty")),
                 )
             )
             previous_bust = entries[-1].bust

@@ -402,3 +402,26 @@ def _player_variables(event: Event, player: Player, values: dict) -> dict:
         "totalRake": buyin_rake + rebuy_rake + addon_rake,
         "totalWinnings": total_won,
     }
+
+
+def money_of(event: Event) -> dict:
+    """The event's money as TD3 recorded it, for the room's archives (no ledger row is written):
+    the pot (the formula's ``pot``: what the players paid, less the rake and the fixed rake, plus
+    the house's contribution, at least the guarantee), what was paid, the fees (the rake and the
+    fixed rake), the buy-ins (re-entries included), rebuys and add-ons, and the prizes awarded.
+    Money as text (Decimal's), counts as numbers."""
+    values = _event_variables(event)
+    paid = values["totalBuyinsAmount"] + values["totalRebuysAmount"] + values["totalAddOnsAmount"]
+    fees = values["totalBuyinsRake"] + values["totalRebuysRake"] + values["totalAddOnsRake"] + values["totalFixedRake"]
+    buyins = sum(1 for player in event.entrants() for entry in player.entries if entry.kind in (BUYIN, REENTRY))
+    return {
+        "pot": str(values["pot"]),
+        "paid": str(paid),
+        "fees": str(fees),
+        "players": values["buyins"],
+        "entries": buyins,
+        "rebuys": values["totalRebuys"],
+        "addons": values["totalAddOns"],
+        "guaranteed": str(event.guaranteed_pot),
+        "prizes": str(sum(event.winnings().values(), Decimal(0))),
+    }
