@@ -86,6 +86,9 @@ _WAITING_MOVES = Compiled(
 )
 
 
+#: What a public list names a player by (``public_names``' rows), read beside a row's own fields.
+_PUBLIC_NAME = ("entry__person__first_name", "entry__person__last_name", "entry__person__nickname", "entry__person__hide_from_lookup", "entry__number")
+
 #: The busts a lobby snapshot carries (the latest first): a stream's overlay shows each as a
 #: lower third, one after the other when several come together.
 LAST_BUSTS = 3
@@ -94,11 +97,7 @@ _LAST_BUSTS = Compiled(
         Bust.objects.filter(tournament_id=pk, void="")
         .order_by("-order")
         .values_list(
-            "entry__person__first_name",
-            "entry__person__last_name",
-            "entry__person__nickname",
-            "entry__person__hide_from_lookup",
-            "entry__number",
+            *_PUBLIC_NAME,
             "id",
             "place",
             "busted_at",
@@ -117,11 +116,7 @@ _FINAL_TABLE = Compiled(
         .order_by("number")
         .annotate(counted=Subquery(ChipCount.objects.filter(entry_id=OuterRef("entry_id")).order_by("-counted_at", "-id").values("chips")[:1]))
         .values_list(
-            "entry__person__first_name",
-            "entry__person__last_name",
-            "entry__person__nickname",
-            "entry__person__hide_from_lookup",
-            "entry__number",
+            *_PUBLIC_NAME,
             "number",
             "counted",
         )
