@@ -11,32 +11,19 @@ from seating import services as seating
 from seating.models import PendingMove, Seat
 from tests.browser import browser, browser_page, login  # noqa: F401 (fixtures)
 from tests.conftest import make_user
-from tournaments.cashier import services as cashier
-from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
-from tournaments.models import DisplayScreen, Entry
-from tournaments.setup import lifecycle
+from tournaments.models import DisplayScreen
+
+from .test_support import at_the_bubble_on_two_tables, player_at
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def player_at(t, table: int) -> int:
-    return Seat.objects.filter(tournament=t, table__number=table).order_by("number").values_list("entry_id", flat=True).first()
 
 
 def test_the_h4h_balancing_move_waits_for_the_hand_then_shows_its_player(browser_page, make_tournament, make_person):
     page = browser_page
     boss = make_user("boss", "director")
     actor = Actor(boss, "test")
-    t = make_tournament(name="Serata", settings={"percent_paid": 75})  # 16 entries: 12 paid
-    for _ in range(16):
-        cashier.register(t, make_person(), method="CASH", actor=actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clock_services.start_clock(t, actor=actor)
-    while t.entries.filter(status=Entry.ACTIVE).count() > 13:  # 7 and 6 left at tables 1 and 2, no move to make
-        seating.record_bust(t, [player_at(t, 1 + t.entries.filter(status=Entry.ACTIVE).count() % 2)], actor=actor)
-    assert not PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exists()
-    clock_services.start_hand_for_hand(t, actor=actor, reason="bolla")
+    t = at_the_bubble_on_two_tables(make_tournament, make_person, actor)  # 7 and 6 left, 12 paid
     DisplayScreen.objects.create(name="Lobby", tournament=t, token="h4h-moves-lobby", show={"sounds": False})
     page.context.add_cookies([{"name": "django_language", "value": "it", "url": page.base_url}])
     login(page, "boss", "pw-boss")

@@ -3,8 +3,10 @@
 import pytest
 
 from seating import services
-from seating.models import Seat, Table
+from seating.models import PendingMove, Seat, Table
 from seating.services import room as room_module
+from tournaments.cashier import services as cashier
+from tournaments.clock import services as clock_services
 from tournaments.models import Entry, Person
 from tournaments.setup import lifecycle
 
@@ -87,3 +89,23 @@ def test_arrange_and_seat_map_agree(started):
     layout = arrange(t, {1: [1, 2, 3], 2: [4, 5, 6]})
     assert seat_map(t) == layout
     assert services.house(t).final_table_size == 9
+
+
+def player_at(t, table: int) -> int:
+    """The entry in the lowest seat taken at ``table``."""
+    return Seat.objects.filter(tournament=t, table__number=table).order_by("number").values_list("entry_id", flat=True).first()
+
+
+def at_the_bubble_on_two_tables(make_tournament, make_person, actor):
+    """Sixteen sold at the desk, twelve paid, played down to thirteen (seven and six at tables 1
+    and 2, no move to make) and hand-for-hand started: the next one out bursts the bubble."""
+    t = make_tournament(name="Serata", settings={"percent_paid": 75})
+    for _ in range(16):
+        cashier.register(t, make_person(), method="CASH", actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clock_services.start_clock(t, actor=actor)
+    while t.entries.filter(status=Entry.ACTIVE).count() > 13:
+        services.record_bust(t, [player_at(t, 1 + t.entries.filter(status=Entry.ACTIVE).count() % 2)], actor=actor)
+    assert not PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED).exists()
+    clock_services.start_hand_for_hand(t, actor=actor, reason="bolla")
+    return t
