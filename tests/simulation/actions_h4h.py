@@ -26,9 +26,10 @@ def _moves(t, status) -> dict[int, PendingMove]:
 @action(weight=2)
 def h4h_move_waits(world: World, rng) -> str:
     """Hand-for-hand on two tables or more: a player goes out at the shortest table, which then
-    reports its hand while the others still play it. No balancing move off or onto a table still
-    playing is proposed (it waits, its player unnamed); once the hand is over everywhere (each
-    table reporting it, or the director closing it at every table at once) no move waits."""
+        reports its hand while the others still play it. No balancing move off or onto a table still
+        playing is proposed (it waits, its player unnamed, and a «Fatto» tapped early is refused as
+    waiting for the hand); once the hand is over everywhere (each
+        table reporting it, or the director closing it at every table at once) no move waits."""
     t = _event_where(world, rng, lambda t: _tables(world, t), Tournament.RUNNING)
     _bag_ready(world, t, rng)
     if not _hand_for_hand(t):
@@ -51,7 +52,18 @@ def h4h_move_waits(world: World, rng) -> str:
                 raise AssertionError(
                     f"{t.name}: #{m.entry_id} moved from table {m.from_table} to {m.to_table} while table(s) {sorted(playing)} still play the hand"
                 )
-    waited = len(_moves(t, PendingMove.WAITING))
+    waiting = _moves(t, PendingMove.WAITING)
+    for m in list(waiting.values())[:1]:  # the floor taps «Fatto» early: refused, the move still waits
+        try:
+            seating.confirm_move(t, m, actor=world.floor)
+        except seating.SeatingActionError as refused:
+            if refused.code != "move_waiting_for_hand":
+                raise AssertionError(f"{t.name}: a waiting move confirmed early was refused as {refused.code}") from None
+        else:
+            raise AssertionError(f"{t.name}: the move from table {m.from_table} to {m.to_table} was confirmed while it waited for the hand")
+        if PendingMove.objects.get(pk=m.pk).status != PendingMove.WAITING:
+            raise AssertionError(f"{t.name}: a refused early confirmation changed the waiting move")
+    waited = len(waiting)
     if rng.random() < 0.5:
         how = "each table reported it"
         for table in clock_services.tables_in_play(t):
