@@ -122,7 +122,10 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
     subprocess.run([*mutmut, "export-cicd-stats"], cwd=where, env=env, capture_output=True, check=True)
     stats = json.loads((where / "mutants" / "mutmut-cicd-stats.json").read_text())
     listed = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True, check=True).stdout
-    survivors = [line.split(":")[0].strip() for line in listed.splitlines() if line.strip().endswith(("survived", "no tests"))]
+    status = {
+        name.strip(): said.strip() for name, _, said in (line.rpartition(":") for line in listed.splitlines()) if said.strip() in ("survived", "no tests")
+    }
+    survivors = list(status)
     same = equivalents()
     equivalent = [m for m in survivors if m in same]
     living = [m for m in survivors if m not in same]
@@ -137,8 +140,8 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
         "tests": len(tests),
         "mutants": stats["total"],
         "killed": killed,
-        "survived": stats["survived"] - len([m for m in equivalent if m]),
-        "no_tests": stats["no_tests"],
+        "survived": stats["survived"] - sum(1 for m in equivalent if status[m] == "survived"),
+        "no_tests": stats["no_tests"] - sum(1 for m in equivalent if status[m] == "no tests"),
         "equivalent": len(equivalent),
         "rate": killed / judged if judged else 1.0,
         "wall": wall,
@@ -180,7 +183,8 @@ def main() -> int:
         )
     total = sum(r["mutants"] - r["equivalent"] for r in rows)
     killed = sum(r["killed"] for r in rows)
-    print(f"\n{len(rows)} modules, {killed} of {total} mutants killed ({killed / total:.1%} if total else 'none'), {sum(r['wall'] for r in rows):.0f} s")
+    rate = f"{killed / total:.1%}" if total else "none"
+    print(f"\n{len(rows)} modules, {killed} of {total} mutants killed ({rate}), {sum(r['wall'] for r in rows):.0f} s")
     under = [r["module"] for r in rows if r["rate"] < BAR]
     if under:
         print(f"under {BAR:.0%}: {', '.join(under)}")
