@@ -494,7 +494,8 @@ WHITENOISE_USE_FINDERS = DEBUG  # development: a changed source is served withou
 # --- API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "tdmanager.authentication.TokenWithRoles",  # DRF's token authentication, the roles read in the same query
+        # DRF's token authentication, the roles and the login's language read in the same query
+        "tournaments.staff.languages.TokenInLoginLanguage",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # The API takes JSON, its depth bounded (a body of 1,000 "[" was a RecursionError). A form's

@@ -155,3 +155,34 @@ def test_the_phone_page_offers_each_language_by_its_own_name_and_keeps_the_one_p
     options = re.findall(r'<option value="(\w+)" lang="\w+" ?(selected)?>([^<]+)</option>', picker)
     assert [(code, name) for code, _sel, name in options] == [("en", "English"), ("it", "Italiano"), ("de", "Deutsch"), ("es", "Español"), ("fr", "Français")]
     assert [code for code, selected, _name in options if selected] == ["fr"]
+
+
+def test_a_language_chosen_on_one_device_reaches_a_device_already_open_on_its_next_page(demo, director):
+    desk = login("cashier", director)
+    tablet = login("cashier", director)  # the same login, already open on another device
+    assert '<html lang="en"' in tablet.get("/desk/").content.decode()
+    choose(desk, "de")
+    assert '<html lang="de"' in tablet.get("/desk/").content.decode()  # no new login needed
+    choose(tablet, "fr")
+    assert '<html lang="fr"' in desk.get("/desk/").content.decode()
+
+
+def test_a_device_tokens_api_calls_speak_the_logins_language_over_the_request_header(demo, director, make_tournament):
+    from tournaments.clock import services as clock_services
+    from tournaments.eventlog.services import Actor
+    from tournaments.staff.logins import issue_token
+
+    t = make_tournament()
+    clock_services.start_clock(t, actor=Actor(director, "test"))
+    key = issue_token(director, device="Floor tablet")[1]
+    api = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {key}")
+
+    def refusal(accept):
+        r = api.post(f"/api/v1/tournaments/{t.pk}/clock/start/", {}, content_type="application/json", HTTP_ACCEPT_LANGUAGE=accept)
+        assert r.status_code == 409
+        return r.json(), r.headers["Content-Language"]
+
+    assert refusal("es") == ({"code": "already_started", "detail": "El reloj ya se ha iniciado."}, "es")  # no choice: the header's
+    choose(login("director", director), "fr")
+    assert refusal("es") == ({"code": "already_started", "detail": "L'horloge a déjà été lancée."}, "fr")
+    assert refusal("de")[1] == "fr"

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -39,7 +40,7 @@ from tdmanager.transactions import retried, service
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import Actor, log_event
 from tournaments.models import LoginLanguage
-from tournaments.staff import logins
+from tournaments.staff import logins, selectors
 
 
 def role_of(user) -> str:
@@ -296,3 +297,8 @@ def choose_language(user, code: str) -> None:
             "language_unknown", _("%(field)s: %(problem)s") % {"field": _("Language"), "problem": _("choose one of the languages listed.")}, field="language"
         )
     LoginLanguage.objects.update_or_create(user=user, defaults={"language": code, "chosen_at": timezone.now()})
+    # every device of the login, from its next page: the pages read the language from the cache
+    # (forgotten now for this transaction's own reads, and again once the choice is committed)
+    key = selectors.login_language_key(user)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
