@@ -3,8 +3,8 @@
 // bubble, at the final table, with two players left and when the director types an announcement.
 // Each event is configured on the screen (on/off, a sound, spoken or not, a text of one's own).
 // The sounds are synthesised here (Web Audio); the words are read by the browser's speech synthesis
-// in the page's language, with the numbers in words, where the TV's browser has a voice for it, and
-// left out where it has none. An event fires once: what was announced is remembered for the
+// in the page's language, with the numbers in words (written by the server), where the TV's browser
+// has a voice for it, and left out where it has none. An event fires once: what was announced is remembered for the
 // page's session, so a reconnect or a reload never says it again. The page keeps its own log
 // (#announcer-log): what fired, its text, whether it was spoken.
 window.TDMAnnouncer = function (opts) {
@@ -34,78 +34,14 @@ window.TDMAnnouncer = function (opts) {
   memory.log.forEach(showLog);
 
   // --- numbers in words --------------------------------------------------------------------
-  const IT = ["zero", "uno", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci", "undici", "dodici", "tredici",
-    "quattordici", "quindici", "sedici", "diciassette", "diciotto", "diciannove"];
-  const IT_TENS = ["", "", "venti", "trenta", "quaranta", "cinquanta", "sessanta", "settanta", "ottanta", "novanta"];
-  function it(n) {
-    if (n < 20) return IT[n];
-    if (n < 100) { const t = IT_TENS[Math.floor(n / 10)], u = n % 10; return u === 0 ? t : (u === 1 || u === 8 ? t.slice(0, -1) : t) + IT[u]; }
-    if (n < 1000) { const h = Math.floor(n / 100), r = n % 100; return (h === 1 ? "cento" : IT[h] + "cento") + (r ? it(r) : ""); }
-    if (n < 1e6) { const k = Math.floor(n / 1000), r = n % 1000; return (k === 1 ? "mille" : it(k) + "mila") + (r ? it(r) : ""); }
-    const m = Math.floor(n / 1e6), r = n % 1e6;
-    return (m === 1 ? "un milione" : it(m) + " milioni") + (r ? " " + it(r) : "");
-  }
-  const EN = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
-    "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
-  const EN_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-  function en(n) {
-    if (n < 20) return EN[n];
-    if (n < 100) return EN_TENS[Math.floor(n / 10)] + (n % 10 ? "-" + EN[n % 10] : "");
-    if (n < 1000) return EN[Math.floor(n / 100)] + " hundred" + (n % 100 ? " " + en(n % 100) : "");
-    if (n < 1e6) return en(Math.floor(n / 1000)) + " thousand" + (n % 1000 ? " " + en(n % 1000) : "");
-    return en(Math.floor(n / 1e6)) + " million" + (n % 1e6 ? " " + en(n % 1e6) : "");
-  }
-  const DE = ["null", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "dreizehn",
-    "vierzehn", "fünfzehn", "sechzehn", "siebzehn", "achtzehn", "neunzehn"];
-  const DE_TENS = ["", "", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig", "achtzig", "neunzig"];
-  const deJoined = (n) => de(n).replace(/eins$/, "ein"); // before "hundert", "tausend", "und": "ein"
-  function de(n) {
-    if (n < 20) return DE[n];
-    if (n < 100) { const u = n % 10; return (u ? (u === 1 ? "ein" : DE[u]) + "und" : "") + DE_TENS[Math.floor(n / 10)]; }
-    if (n < 1000) return deJoined(Math.floor(n / 100)) + "hundert" + (n % 100 ? de(n % 100) : "");
-    if (n < 1e6) return deJoined(Math.floor(n / 1000)) + "tausend" + (n % 1000 ? de(n % 1000) : "");
-    const m = Math.floor(n / 1e6), r = n % 1e6;
-    return (m === 1 ? "eine Million" : deJoined(m) + " Millionen") + (r ? " " + de(r) : "");
-  }
-  const ES = ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "trece", "catorce",
-    "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte", "veintiuno", "veintidós", "veintitrés", "veinticuatro",
-    "veinticinco", "veintiséis", "veintisiete", "veintiocho", "veintinueve"];
-  const ES_TENS = ["", "", "", "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa"];
-  const ES_HUNDREDS = ["", "ciento", "doscientos", "trescientos", "cuatrocientos", "quinientos", "seiscientos", "setecientos",
-    "ochocientos", "novecientos"];
-  const esBefore = (n) => es(n).replace(/veintiuno$/, "veintiún").replace(/uno$/, "un"); // "veintiún mil", "un millón"
-  function es(n) {
-    if (n < 30) return ES[n];
-    if (n < 100) return ES_TENS[Math.floor(n / 10)] + (n % 10 ? " y " + ES[n % 10] : "");
-    if (n < 1000) return n === 100 ? "cien" : ES_HUNDREDS[Math.floor(n / 100)] + (n % 100 ? " " + es(n % 100) : "");
-    if (n < 1e6) { const k = Math.floor(n / 1000), r = n % 1000; return (k === 1 ? "mil" : esBefore(k) + " mil") + (r ? " " + es(r) : ""); }
-    const m = Math.floor(n / 1e6), r = n % 1e6;
-    return (m === 1 ? "un millón" : esBefore(m) + " millones") + (r ? " " + es(r) : "");
-  }
-  const FR = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "treize", "quatorze",
-    "quinze", "seize", "dix-sept", "dix-huit", "dix-neuf"];
-  const FR_TENS = ["", "", "vingt", "trente", "quarante", "cinquante", "soixante", "soixante", "quatre-vingt", "quatre-vingt"];
-  // ``last``: nothing follows (quatre-vingts, deux cents; but quatre-vingt mille, deux cent mille)
-  function fr(n, last = true) {
-    if (n < 20) return FR[n];
-    if (n < 100) {
-      const t = Math.floor(n / 10), u = t === 7 || t === 9 ? n % 10 + 10 : n % 10, tens = FR_TENS[t];
-      if (u === 0) return tens + (t === 8 && last ? "s" : "");
-      return tens + ((u === 1 || u === 11) && t !== 8 && t !== 9 ? " et " : "-") + FR[u];
-    }
-    if (n < 1000) {
-      const h = Math.floor(n / 100), r = n % 100;
-      return (h === 1 ? "cent" : FR[h] + " cent" + (r === 0 && last ? "s" : "")) + (r ? " " + fr(r, last) : "");
-    }
-    if (n < 1e6) { const k = Math.floor(n / 1000), r = n % 1000; return (k === 1 ? "mille" : fr(k, false) + " mille") + (r ? " " + fr(r, last) : ""); }
-    const m = Math.floor(n / 1e6), r = n % 1e6;
-    return fr(m) + (m === 1 ? " million" : " millions") + (r ? " " + fr(r, last) : "");
-  }
-  const WORDS = { it, en, de, es, fr };
+  // The server writes them (num2words, in the speaker's language): every number of the screen's
+  // structures, and the sentences whose words follow a number's plural (the warning, each break).
+  // A number it did not write (a structure changed since the page loaded, until the page's next
+  // look at its configuration reloads it) is said in digits, which the voice reads in its language.
+  const S = opts.spoken || { numbers: {}, breaks: {} };
   function words(n) {
-    n = Number(n);
-    if (!Number.isInteger(n) || n < 0 || n >= 1e9) return String(n);
-    return WORDS[lang] ? WORDS[lang](n) : String(n);
+    const said = (S.numbers || {})[String(n)];
+    return said === undefined ? String(n) : said;
   }
   const fill = (s, vals) => s.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : "{" + k + "}"));
 
@@ -177,9 +113,11 @@ window.TDMAnnouncer = function (opts) {
   function levelVals(c) {
     return { level: words(c.level_number || 1), small: words(c.small_blind || 0), big: words(c.big_blind || 0), ante: words(c.ante || 0) };
   }
-  function levelText(c) {
+  function levelText(c, afterBreak) {
     const v = levelVals(c);
-    return fill(c.ante ? T.sayLevelAnte : T.sayLevel, v); // whole sentences, each translated as one
+    // whole sentences, each translated as one
+    if (afterBreak) return fill(c.ante ? T.sayBreakEndLevelAnte : T.sayBreakEndLevel, v);
+    return fill(c.ante ? T.sayLevelAnte : T.sayLevel, v);
   }
 
   // A new state of the tournament: what changed since the last one is announced. The first state
@@ -197,11 +135,11 @@ window.TDMAnnouncer = function (opts) {
     const k = tid + ":";
     if (now.item !== before.item && c.status !== "NOT_STARTED") {
       if (now.brk) {
-        fire("break_start", k + "break:" + now.item, fill(T.sayBreak, { minutes: words(c.minutes || 0) }), { minutes: words(c.minutes || 0) });
-        const chips = c.color_up || (c.removes_denominations || []).map((d) => TDM.num(d)).join(", ");
+        fire("break_start", k + "break:" + now.item, (S.breaks || {})[String(c.minutes)] || T.sayBreakNow, { minutes: words(c.minutes || 0) });
+        const chips = c.color_up || (c.removes_denominations || []).map(words).join(", ");
         if (chips) fire("colour_up", k + "colour:" + now.item, fill(T.sayColourUp, { chips }), { chips });
       } else if (before.brk) {
-        fire("break_end", k + "breakend:" + now.item, T.sayBreakEnd + ". " + levelText(c), levelVals(c));
+        fire("break_end", k + "breakend:" + now.item, levelText(c, true), levelVals(c));
       } else {
         fire("level", k + "level:" + now.item, levelText(c), levelVals(c));
       }
@@ -220,7 +158,7 @@ window.TDMAnnouncer = function (opts) {
     if (!c || c.status !== "RUNNING" || c.is_break || secondsLeft === null || secondsLeft === undefined) return;
     const n = cfg.warn_minutes || 1, at = n * 60;
     if (secondsLeft <= at && secondsLeft > at - 5) {
-      fire("minutes_left", s.tournament.id + ":warn:" + c.item_index, n === 1 ? T.sayMinute : fill(T.sayMinutes, { minutes: words(n) }), { minutes: words(n) });
+      fire("minutes_left", s.tournament.id + ":warn:" + c.item_index, S.warning || T.sayLevelEnding, { minutes: words(n) });
     }
   }
 

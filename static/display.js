@@ -19,9 +19,9 @@
   const imageUrl = (id) => "/screens/images/" + encodeURIComponent((DESIGN.images || {})[String(id)] || "none") + ".png";
   // The speaker, and a second one saying each announcement again in the screen's second language
   // (its sounds left to the first; speech synthesis queues the two sentences one after the other).
-  const speakers = !DESIGN.speaker ? [] : [window.TDMAnnouncer({ sounds: DESIGN.sounds, T: data("display-speech"), lang: LANG, key: el.dataset.token, log: $("announcer-log") })];
+  const speakers = !DESIGN.speaker ? [] : [window.TDMAnnouncer({ sounds: DESIGN.sounds, T: data("display-speech"), lang: LANG, spoken: (R.spoken || {})[LANG], key: el.dataset.token, log: $("announcer-log") })];
   if (speakers.length && R.second_language && $("display-speech-2")) {
-    speakers.push(window.TDMAnnouncer({ sounds: DESIGN.sounds, T: data("display-speech-2"), lang: R.second_language, key: el.dataset.token + ":" + R.second_language, log: $("announcer-log"), second: true }));
+    speakers.push(window.TDMAnnouncer({ sounds: DESIGN.sounds, T: data("display-speech-2"), lang: R.second_language, spoken: (R.spoken || {})[R.second_language], key: el.dataset.token + ":" + R.second_language, log: $("announcer-log"), second: true }));
   }
   const announcer = !speakers.length ? null : {
     observe: (s) => speakers.forEach((a) => a.observe(s)), tick: (s, left) => speakers.forEach((a) => a.tick(s, left)), test: (s) => speakers.forEach((a) => a.test(s)),

@@ -17,7 +17,8 @@ from tdmanager.roles import CASHIER, DIRECTOR, DISPLAY, FLOOR, has_role
 from tdmanager.security import client_ip
 from tournaments import signals
 from tournaments.live.snapshot import build_snapshot
-from tournaments.models import DisplayScreen, ScreenImage, Tournament
+from tournaments.models import DisplayScreen, ScreenImage, StructureItem, Tournament
+from tournaments.screens.rules import speaker_words
 from tournaments.screens.services import image_addresses, resolve, sounds_of
 
 
@@ -240,6 +241,11 @@ def _screen_page(request, token: str, *, overlay: bool):
             "delay": screen.overlay_delay,
             "bust_seconds": screen.bust_seconds,
         }
+    if rotation["design"]["speaker"]:
+        # the numbers it may say, in words in its languages: a structure changed mid-event changes
+        # them, and the page's next look at its configuration reloads it with the new ones
+        languages = [translation.get_language(), *([second] if second else [])]
+        rotation["spoken"] = speaker_words(_levels_of(shown), rotation["design"]["sounds"]["warn_minutes"], languages)
     if request.GET.get("config"):  # the page asks now and then: a new rotation or new panels reload it
         return JsonResponse(rotation)
     other = signals.ask_one(signals.display_wanted, tournament=t, request=request)  # a heads-up bracket (FMT-12)
@@ -250,6 +256,15 @@ def _screen_page(request, token: str, *, overlay: bool):
         with translation.override(second):
             context["second_speech"] = render_to_string("display_speech.html", {"speech_id": "display-speech-2"})
     return render(request, "display.html", context)
+
+
+def _levels_of(shown) -> list[list[tuple]]:
+    """The items of each shown tournament's structure, as the speaker's numbers read them."""
+    rows = StructureItem.objects.filter(structure_id__in=[t.structure_id for t in shown if t.structure_id]).order_by("structure_id", "position")
+    items = {}
+    for structure, kind, *numbers in rows.values_list("structure_id", "kind", "small_blind", "big_blind", "ante", "minutes", "removes_denominations"):
+        items.setdefault(structure, []).append((kind == StructureItem.BREAK, *numbers))
+    return list(items.values())
 
 
 def chips_of(t) -> list[dict]:

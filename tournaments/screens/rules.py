@@ -17,9 +17,12 @@ numbers in words; a text typed here replaces the built-in sentence).
 """
 
 import re
+from functools import lru_cache
 
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
+from num2words import num2words
 
 from tdmanager import shown_text
 from tdmanager.errors import ValidationFailed
@@ -355,3 +358,60 @@ def clean_sounds(value) -> dict:
             shown_text.check(text, f"{at}.text", f"{at}.text")
             event["text"] = text.strip()
     return out
+
+
+# --- the speaker's numbers in words ---------------------------------------------------------------
+
+#: Spanish shortens "uno" before "mil" and "millones" ("veintiún mil", "treinta y un mil"); the
+#: library writes the full form there
+_ES_APOCOPE = (re.compile(r"veintiuno(?= mil)"), "veintiún"), (re.compile(r"\buno(?= mil)"), "un")
+
+
+@lru_cache(maxsize=8192)
+def in_words(n: int, language: str) -> str:
+    """``n`` as the speaker says it in ``language`` (an ISO code, "de-AT" speaks as "de"), by
+    num2words; a language it does not know keeps the digits (the voice reads them)."""
+    code = language.split("-")[0].lower()
+    try:
+        said = num2words(n, lang=code)
+    except NotImplementedError:
+        return str(n)
+    if code == "es":
+        for pattern, short in _ES_APOCOPE:
+            said = pattern.sub(short, said)
+    return said
+
+
+def speaker_words(structures, warn_minutes: int, languages) -> dict:
+    """What the speaker may say of the screen's structures in each of its languages: every number
+    in words, and the sentences whose words follow a number's plural (the warning's minutes, each
+    break's length), whole:
+    ``{language: {"numbers": {"1500": "eintausendfünfhundert", ...}, "warning": "Noch fünf Minuten
+    in diesem Level", "breaks": {"20": "Pause: zwanzig Minuten"}}}``.
+    ``structures``: each structure's items as ``(is_break, small, big, ante, minutes, removed
+    denominations)``; level numbers count the levels, not the breaks."""
+    numbers, breaks = {warn_minutes}, set()
+    for items in structures:
+        level = 0
+        for is_break, small, big, ante, minutes, removed in items:
+            if is_break:
+                breaks.add(minutes)
+            else:
+                level += 1
+                numbers |= {level, small, big, ante}
+            numbers |= {d for d in removed or () if isinstance(d, int)}
+    numbers |= breaks
+    said = {}
+    for lang in languages:
+        with translation.override(lang):
+            words = {str(n): in_words(n, lang) for n in sorted(numbers)}
+            # Translators: the lobby speaker, N minutes before a level ends; {minutes} comes in words
+            warning = ngettext("One minute left in this level", "{minutes} minutes left in this level", warn_minutes)
+            # Translators: the lobby speaker as a break starts; {minutes} comes in words
+            sentences = {n: ngettext("Break: one minute", "Break: {minutes} minutes", n) for n in sorted(breaks)}
+        said[lang] = {
+            "numbers": words,
+            "warning": warning.replace("{minutes}", words[str(warn_minutes)]),
+            "breaks": {str(n): sentence.replace("{minutes}", words[str(n)]) for n, sentence in sentences.items()},
+        }
+    return said
