@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager import csvsafe
 from tdmanager.formatting import money as fmt_money
+from tdmanager.formatting import when
 from tdmanager.money import ZERO
 from tdmanager.pdf import slip_pdf as draw_slip
 from tdmanager.pdf import table_pdf
@@ -70,7 +71,7 @@ def _stub_report(t, rows, title: str) -> dict:
         out.append(
             [
                 str(r.receipt_number),
-                timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
+                when(r.created_at, "datetime"),
                 str(r.entry.number) if r.entry_id else "",
                 person.full_name if person else "",
                 person.document_masked if person else "",
@@ -114,7 +115,7 @@ def _stub_report(t, rows, title: str) -> dict:
             *([(_("Total bounty parts (apart from the prize pool)"), _m(bounty))] if with_bounty else []),
             (_("Total"), _m(total)),
             (_("Receivables: still owed"), _m(owed)),
-            (_("Generated"), timezone.localtime().strftime("%d/%m/%Y %H:%M")),
+            (_("Generated"), when(timezone.now(), "datetime")),
         ],
     }
 
@@ -145,7 +146,7 @@ def addendum(t, number: int) -> dict:
         raise KeyError(number)
     rows = oversight_selectors.stub_rows(t).filter(id__gte=rep.first_row_id, id__lte=rep.last_row_id)
     report = _stub_report(t, rows, _("Addendum %(n)s to the pre-start report: %(t)s") % {"n": number, "t": t.name})
-    report["totals"].append((_("Issued"), timezone.localtime(rep.created_at).strftime("%d/%m/%Y %H:%M")))
+    report["totals"].append((_("Issued"), when(rep.created_at, "datetime")))
     return report
 
 
@@ -156,7 +157,7 @@ def signatures(t) -> list[tuple[str, str, str]]:
         (
             s.user.get_full_name() or s.user.get_username(),
             str(RankingSignoff.ROLE_LABELS.get(s.role, s.role)),
-            timezone.localtime(s.created_at).strftime("%d/%m/%Y %H:%M"),
+            when(s.created_at, "datetime"),
         )
         for s in RankingSignoff.objects.filter(tournament=t).select_related("user")
         if snap and s.snapshot == snap
@@ -167,18 +168,18 @@ def rulings(t) -> dict:
     """ROLE-05: every ruling (final) with its annotations, in the order decided."""
     rows = []
     for r in Ruling.objects.filter(tournament=t).select_related("decided_by").prefetch_related("notes__user"):
-        notes = " | ".join(f"{timezone.localtime(n.created_at):%d/%m %H:%M} {n.user.get_username()}: {n.text}" for n in r.notes.all())
+        notes = " | ".join(f"{when(n.created_at, 'short')} {n.user.get_username()}: {n.text}" for n in r.notes.all())
         rows.append(
             [
                 str(r.pk),
-                timezone.localtime(r.asked_at).strftime("%d/%m/%Y %H:%M:%S"),
+                when(r.asked_at, "seconds"),
                 str(r.table_number or ""),
                 r.hand,
                 r.asked_by,
                 r.question,
                 r.decision,
                 r.decided_by.get_full_name() or r.decided_by.get_username(),
-                timezone.localtime(r.decided_at).strftime("%d/%m/%Y %H:%M:%S"),
+                when(r.decided_at, "seconds"),
                 _("late") if r.late else "",
                 notes,
             ]
@@ -288,7 +289,7 @@ def payments(t) -> dict:
                 p.created_at,
                 [
                     str(p.row.receipt_number) if p.row_id else "",
-                    timezone.localtime(p.created_at).strftime("%d/%m/%Y %H:%M"),
+                    when(p.created_at, "datetime"),
                     p.entry.person.full_name,
                     str(p.place or ""),
                     str(p.get_kind_display()),
@@ -314,7 +315,7 @@ def payments(t) -> dict:
                 r.created_at,
                 [
                     str(r.receipt_number),
-                    timezone.localtime(r.created_at).strftime("%d/%m/%Y %H:%M"),
+                    when(r.created_at, "datetime"),
                     person.full_name,
                     "",
                     _("Bounty"),
@@ -490,7 +491,7 @@ def reconciliation_data(t) -> dict:
                 "Receipts %(first)s–%(last)s: lost with the restore of %(at)s (backup %(backup)s). They may have been "
                 "printed after the backup; their sales are not in this ledger and the numbers are never used again."
             )
-            % {"first": lost["first"], "last": lost["last"], "backup": lost["backup"], "at": timezone.localtime(lost["at"]).strftime("%d/%m/%Y %H:%M")}
+            % {"first": lost["first"], "last": lost["last"], "backup": lost["backup"], "at": when(lost["at"], "datetime")}
         )
     return {
         "lines": lines,
@@ -634,7 +635,7 @@ def slip_lines(payment: PrizePayment) -> list[tuple[str, str]]:
     c = slip_context(payment)
     lines = [
         (_("Payout slip"), f"#{c['row'].receipt_number}" if c["row"] else f"P{payment.pk}"),
-        (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")),
+        (_("Date"), when(c["created"], "seconds")),
         (_("Tournament"), c["t"].name),
         (_("Winner"), c["person"].full_name),
         (_("Entry"), f"#{c['entry'].number}"),
@@ -713,7 +714,7 @@ def bounty_slip_lines(row: LedgerRow) -> list[tuple[str, str]]:
     c = bounty_slip_context(row)
     lines = [
         (_("Payout slip"), f"#{row.receipt_number}"),
-        (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")),
+        (_("Date"), when(c["created"], "seconds")),
         (_("Tournament"), c["t"].name),
         (_("Winner"), c["person"].full_name if c["person"] else ""),
         (_("Entry"), f"#{c['entry'].number}" if c["entry"] else ""),

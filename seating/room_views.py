@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from tdmanager import csvsafe, dates, pdf
 from tdmanager.errors import DomainError
+from tdmanager.formatting import when
 from tdmanager.roles import DEALER, DIRECTOR, FLOOR, has_role
 from tournaments.eventlog.services import Actor
 from tournaments.models import Tournament
@@ -182,7 +183,7 @@ def _shift_report(request, room_id) -> tuple[CardRoom, date, dict]:
     start = timezone.make_aware(datetime.combine(day, time.min))
     rows = selectors.dealer_report(room.pk, start, start + timedelta(days=1))
     report = {
-        "title": _("%(room)s — dealers' shift report, %(day)s") % {"room": room.name, "day": day.strftime("%d/%m/%Y")},
+        "title": _("%(room)s — dealers' shift report, %(day)s") % {"room": room.name, "day": when(day, "date")},
         "columns": [_("Dealer"), _("Tables (minutes)"), _("Minutes dealt"), _("Breaks"), _("Minutes of break"), _("Minutes in the pool")],
         "rows": [
             [r["dealer"], "; ".join(f"{t['table']} ({t['minutes']})" for t in r["tables"]), r["dealt"], r["breaks"], r["break_minutes"], r["pool_minutes"]]

@@ -4,13 +4,20 @@
 "2,250.00 EUR" / "2.250,00 EUR". Templates use the ``num`` and ``money`` filters
 (``{% load tdm_format %}``); the browser's counterpart is ``TDM.num`` / ``TDM.money`` in
 ``static/tdm.js`` (Intl.NumberFormat with the page's language).
+
+Dates and times too: ``when(moment, "datetime")`` is "28/11/2026 21:05" in Italian, Spanish, French
+and English, "28.11.2026 21:05" in German (the ``when`` filter in templates). Each kind is built
+from the language's short date (Django's ``SHORT_DATE_FORMAT``, ``tdmanager/localeformats`` where a
+room writes otherwise); the clock is the 24-hour one in every language the product speaks.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from django.utils.formats import number_format
+from django.utils import timezone
+from django.utils.dateformat import format as date_pattern
+from django.utils.formats import get_format, number_format
 
 
 def _decimal(value) -> Decimal | None:
@@ -39,3 +46,38 @@ def money(value, currency: str = "") -> str:
         return "" if value is None else str(value)
     text = number_format(d, decimal_pos=2, use_l10n=True, force_grouping=True)
     return f"{text} {currency}".strip()
+
+
+#: each kind of date or time a page or slip prints: what it adds to the language's short date
+#: (``{date}``) or its day and month (``{day}``)
+WHEN = {
+    "date": "{date}",
+    "datetime": "{date} H:i",
+    "seconds": "{date} H:i:s",
+    "short": "{day} H:i",
+    "shortseconds": "{day} H:i:s",
+    "weekday": "D {day} H:i",
+    "weekdaydate": "D {date} H:i",
+    "day": "{day}",
+    "weekdayday": "D {day}",
+    "time": "H:i",
+    "timeseconds": "H:i:s",
+}
+
+
+def _day_month(short_date: str) -> str:
+    """The short date without its year: "d/m/Y" → "d/m", "d.m.Y" → "d.m." (as German writes it)."""
+    cut = short_date.replace("Y", "").replace("y", "")
+    return cut.rstrip("/-. ") + ("." if "." in short_date else "")
+
+
+def when(value, kind: str = "datetime") -> str:
+    """A date or a moment as the active language writes it ("" for nothing); an aware moment in
+    the room's time zone."""
+    if value is None or value == "":
+        return ""
+    if hasattr(value, "tzinfo") and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    short = get_format("SHORT_DATE_FORMAT")
+    pattern = WHEN[kind].format(date=short, day=_day_month(short))
+    return date_pattern(value, pattern)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import defaultdict
 from decimal import ROUND_DOWN
 
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdmanager.formatting import when
 from tdmanager.money import CENT, ZERO, split_evenly, to_money
 from tournaments import signals as tournament_signals
 from tournaments.house import HouseRules
@@ -320,7 +320,7 @@ def signoff_status(t) -> dict:
                 "role": s.role,
                 "role_label": str(RankingSignoff.ROLE_LABELS.get(s.role, s.role)),
                 "at": s.created_at.isoformat(),
-                "at_local": timezone.localtime(s.created_at).strftime("%d/%m/%Y %H:%M"),
+                "at_local": when(s.created_at, "datetime"),
             }
             for s in current
         ],

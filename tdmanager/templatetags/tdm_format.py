@@ -1,5 +1,7 @@
-"""``{{ chips|num }}`` and ``{{ amount|money:t.currency }}``: numbers and money in the active language
-(``tdmanager.formatting``): "12.500" and "2.250,00 EUR" in Italian, "12,500" and "2,250.00 EUR" in English."""
+"""``{{ chips|num }}``, ``{{ amount|money:t.currency }}`` and ``{{ moment|when:"datetime" }}``: numbers,
+money and dates in the active language (``tdmanager.formatting``): "12.500", "2.250,00 EUR" and
+"28/11/2026 21:05" in Italian, "12,500", "2,250.00 EUR" and "28/11/2026 21:05" in English,
+"28.11.2026 21:05" in German."""
 
 from django import template
 
@@ -16,3 +18,9 @@ def num(value, decimals=None):
 @register.filter
 def money(value, currency=""):
     return formatting.money(value, currency or "")
+
+
+@register.filter
+def when(value, kind="datetime"):
+    """``{{ moment|when:"short" }}``: a date or time as the active language writes it."""
+    return formatting.when(value, kind)

@@ -3,9 +3,11 @@ cashier asks for it (``?lang=``); its words and its amounts as that language wri
 the 80 mm page and in the PDF."""
 
 import re
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.test import Client
 
 from tests.payouts.test_reports_italian import pdf_text
@@ -79,3 +81,15 @@ def test_the_receipt_page_offers_each_language_and_its_pdf(sale, cashier_user):
         assert f'<a href="?lang={code}" lang="{code}"' in chooser and f">{name}</a>" in chooser, code
     assert '<a href="?lang=fr" lang="fr" aria-current="true">' in chooser
     assert f'href="/desk/receipt/{sale.receipt_number}.pdf?lang=fr"' in chooser
+
+
+@pytest.mark.parametrize("code,written", [("de", "28.11.2026 21:05:07"), ("fr", "28/11/2026 21:05:07"), ("en", "28/11/2026 21:05:07")])
+def test_the_receipts_date_is_written_as_its_language_writes_dates(code, written, make_tournament, person, cashier_actor, cashier_user, settings):
+    """Day before month everywhere the product is sold; German with full stops; the 24-hour clock."""
+    settings.TIME_ZONE = "Europe/Rome"
+    t = make_tournament(start_at=datetime(2026, 11, 28, 22, 0, tzinfo=UTC))
+    with time_machine.travel(datetime(2026, 11, 28, 20, 5, 7, tzinfo=UTC), tick=False):  # 21:05:07 in Rome
+        row = cashier.register(t, person, method=LedgerRow.CASH, actor=cashier_actor).row
+    client = desk(cashier_user, code)
+    assert written in client.get(f"/desk/receipt/{row.receipt_number}/").content.decode()
+    assert written in pdf_text(client.get(f"/desk/receipt/{row.receipt_number}.pdf").content)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tdmanager import links
-from tdmanager.formatting import money, num
+from tdmanager.formatting import money, num, when
 from tdmanager.pdf import slip_pdf
 from tdmanager.policy import PHONE_PAGE_GIVERS
 from tdmanager.roles import has_role
@@ -163,7 +163,7 @@ def receipt_lines(row: LedgerRow) -> list[tuple[str, str]]:
     c = receipt_context(row)
     lines = [
         (_("Receipt"), f"#{row.receipt_number}"),
-        (_("Date"), c["created"].strftime("%d/%m/%Y %H:%M:%S")),
+        (_("Date"), when(c["created"], "seconds")),
         (_("Tournament"), c["t"].name),
         (_("Operation"), str(c["kind"])),
     ]

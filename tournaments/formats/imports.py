@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from payouts.selectors import won_by_entry
+from tdmanager.formatting import when
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_events
 from tournaments.imports import rules as import_rules
@@ -121,7 +122,7 @@ class LeagueImporter(import_rules.Importer):
         # Up to tomorrow: an event scheduled for tomorrow may have been started tonight, and its
         # results carry the date it was scheduled for (as the export writes them).
         if not dt.date(2000, 1, 1) <= day <= timezone.localdate() + dt.timedelta(days=1):
-            raise Refused(_("Date: %(value)s is not the date of an event already played.") % {"value": day.strftime("%d/%m/%Y")})
+            raise Refused(_("Date: %(value)s is not the date of an event already played.") % {"value": when(day, "date")})
         values["date"] = day
         values["place"] = import_rules.cell_int(cells.get("place"), lambda: self.label("place"), minimum=1)
         values["prize"] = import_rules.cell_decimal(cells.get("prize"), lambda: self.label("prize"), required=False) or Decimal("0.00")
@@ -158,7 +159,7 @@ class LeagueImporter(import_rules.Importer):
                     row.status = REFUSED
                     row.reason = _("%(event)s of %(date)s was played here: its results are its players' own, not imported.") % {
                         "event": v["event"],
-                        "date": v["date"].strftime("%d/%m/%Y"),
+                        "date": when(v["date"], "date"),
                     }
                 continue
             try:

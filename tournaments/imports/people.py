@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdmanager.compiled import Inserts
+from tdmanager.formatting import when
 from tournaments.eventlog.actions import Action
 from tournaments.eventlog.services import log_events
 from tournaments.people import rules as people_rules
@@ -96,7 +97,7 @@ class PeopleImporter(importing.Importer):
         if "birth_date" in cells:
             born = importing.cell_date(cells["birth_date"], lambda: self.label("birth_date"))
             if born is not None and not (dt.date(1900, 1, 1) <= born <= timezone.localdate()):
-                raise Refused(_("Date of birth: %(value)s is not a plausible date.") % {"value": born.strftime("%d/%m/%Y")})
+                raise Refused(_("Date of birth: %(value)s is not a plausible date.") % {"value": when(born, "date")})
             values["birth_date"] = born
         if "privacy_consent" in cells:
             values["privacy_consent"] = self._consent(cells["privacy_consent"])

@@ -17,6 +17,7 @@ from payouts import leaderboard, league
 from payouts.selectors import knockouts_by_entry as bounty_knockouts
 from tdmanager import realtime, shown_text
 from tdmanager.errors import ValidationFailed
+from tdmanager.formatting import when
 from tdmanager.transactions import service
 from tournaments.cashier import rules as cashier_rules
 from tournaments.cashier.ledger import lock_tournament
@@ -150,7 +151,7 @@ def schedule_daily(
         settings["fee_override"] = str(fee)
     t = checks.create(
         Tournament,
-        name=name or f"{series.name} {day:%a %d/%m}",
+        name=name or f"{series.name} {when(day, 'weekdayday')}",
         start_at=start_at,
         buy_in=buy_in,
         fee=fee,
