@@ -11,6 +11,7 @@
   const T = JSON.parse(document.getElementById("floor-i18n").textContent);
   const L = JSON.parse(document.getElementById("code-labels").textContent); // codes → labels (tournaments/labels.py)
   const num = (n) => TDM.num(n);
+  const fill = (text, vals) => text.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : "{" + k + "}"));
   const chips = (breakdown) => Object.entries(breakdown || {}).map(([d, n]) => "T" + num(d) + " × " + num(n)).join(", ");
 
   async function loadPenalties() {
@@ -37,7 +38,14 @@
     const c = r.d.counts;
     $("#count-summary").textContent = num(c.counted_players) + " / " + num(c.players) + " " + T.counted + ", " + T.total + " " + num(c.counted_total) + (c.difference !== null ? ", " + T.difference + " " + num(c.difference) : "");
     const sc = r.d.stack_check;
-    $("#stack-check").textContent = sc.chip_set ? Object.entries(sc.stacks).map(([k, v]) => ({ starting: T.stackStarting, rebuy: T.stackRebuy, addon: T.stackAddon }[k] || k) + " " + num(v.stack) + ": " + (v.possible ? chips(v.breakdown) + (v.enough ? " ✓" : " — " + T.short + " " + chips(v.short)) + ", " + T.racks + " " + num(v.racks_per_table) : T.cannot)).join(" · ") + (r.d.color_up_suggestions.length ? " · " + T.colorUps + ": " + r.d.color_up_suggestions.map((s) => "T" + s.denominations.map(num).join("/T") + " " + T.afterLevel + " " + s.level).join(", ") : "") : "";
+    // each stack one whole sentence, the colour-ups another (translated as wholes, never glued)
+    const stackLine = ([k, v]) => fill(!v.possible ? T.stackCannot : v.enough ? T.stackEnough : T.stackShort, {
+      stack: { starting: T.stackStarting, rebuy: T.stackRebuy, addon: T.stackAddon }[k] || k, amount: num(v.stack),
+      chips: chips(v.breakdown), short: chips(v.short), racks: num(v.racks_per_table),
+    });
+    const colourUp = (s) => fill(T.colourUpAt, { chips: "T" + s.denominations.map(num).join("/T"), level: num(s.level) });
+    const ups = r.d.color_up_suggestions.length ? [fill(T.colourUps, { list: r.d.color_up_suggestions.map(colourUp).join(", ") })] : [];
+    $("#stack-check").textContent = sc.chip_set ? [...Object.entries(sc.stacks).map(stackLine), ...ups].join(" · ") : "";
     const body = $("#adjustments tbody"); body.replaceChildren();
     r.d.adjustments.forEach((a) => { const tr = document.createElement("tr"); cell(tr, L.adjustment[a.kind] || a.kind.toLowerCase()); cell(tr, num(a.chips)); cell(tr, a.reason); body.appendChild(tr); });
     const form = $("#raceform");

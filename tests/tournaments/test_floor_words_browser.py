@@ -40,6 +40,9 @@ def test_the_stack_check_names_the_stacks_in_italian(browser_page, make_tourname
     expect(check).to_contain_text("Stack del rebuy 30.000")
     expect(check).to_contain_text("Stack dell'add-on 20.000")
     assert "starting" not in check.text_content() and "addon" not in check.text_content()
+    # each stack one whole sentence of its language, the colour-ups another
+    expect(check).to_contain_text("Stack iniziale 30.000: T100 × 40, T500 × 16, T1.000 × 8, T5.000 × 2 ✓, 6 rack per tavolo · ")
+    expect(check).to_contain_text("Cambi colore: T500 dopo il livello 12, T1.000 dopo il livello 19")
 
 
 def test_no_hand_for_hand_proposal_at_the_bubble_with_one_table_left(browser_page, make_tournament, make_person, cashier_actor, actor, director):
