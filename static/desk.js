@@ -452,7 +452,7 @@
     let r = await api("people/", { method: "POST", body: JSON.stringify(body) });
     if (!r.ok && r.data.code === "possible_duplicate") {
       const names = r.data.duplicates.map((d) => d.name + (d.document_id ? " " + d.document_id : "")).join(", ");
-      if (!(await TDM.confirm(T.duplicate + " " + names + " — " + T.confirmDup))) return;
+      if (!(await TDM.confirm(TDM.fill(T.duplicate, { names })))) return;
       body.confirm_duplicate = true;
       r = await api("people/", { method: "POST", body: JSON.stringify(body) });
     }

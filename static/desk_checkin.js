@@ -75,7 +75,7 @@
     $("#banned-paid").hidden = !list.length;
     $("#banned-list").replaceChildren(...list.map((x) => {
       const li = document.createElement("li");
-      li.textContent = x.name + " #" + x.number + " — " + x.reason + " — " + T.refundDue + " " + TDM.money(x.refund_due) + " ";
+      li.textContent = x.name + " #" + x.number + " — " + x.reason + " — " + TDM.fill(T.refundDue, { amount: TDM.money(x.refund_due) }) + " ";
       const b = document.createElement("button");
       b.textContent = T.refund;
       b.addEventListener("click", async () => {

@@ -17,13 +17,13 @@
     $("#owed-list").replaceChildren(...list.map((x) => {
       const li = document.createElement("li");
       li.className = "owed-line";
-      li.textContent = x.tournament_name + " — " + T.entry + " #" + x.entry_number + " — " + T.owes + " " + TDM.money(x.owed, x.currency)
+      li.textContent = x.tournament_name + " — " + T.entry + " #" + x.entry_number + " — " + TDM.fill(T.owes, { amount: TDM.money(x.owed, x.currency) })
         + " (" + T.receipt + " #" + x.receipt_number + ") ";
       const b = document.createElement("button");
       b.className = "primary settle";
       b.textContent = T.settle;
       b.addEventListener("click", async () => {
-        if (!(await TDM.confirm(T.settleAsk + " " + TDM.money(x.owed, x.currency)))) return;
+        if (!(await TDM.confirm(TDM.fill(T.settleAsk, { amount: TDM.money(x.owed, x.currency) })))) return;
         b.disabled = true;
         try {
           const body = { receipt_number: x.receipt_number, method: $("#method").value };

@@ -29,7 +29,7 @@
         if (body.method === "TRANSFER" || body.method === "CHEQUE") {
           const ref = await TDM.ask({ title: T.pay, label: T.reference, input: "text", required: true }); if (!ref) return;
           body.reference = ref;
-        } else if (!(await TDM.confirm(T.payAsk + " " + money(x.amount) + " " + x.currency + " — " + x.name))) return;
+        } else if (!(await TDM.confirm(TDM.fill(T.payAsk, { name: x.name, amount: money(x.amount) + " " + x.currency })))) return;
         b.disabled = true;
         try {
           const p = await window.TDMDesk.api("cashier/refunds-due/pay/", { method: "POST", body: JSON.stringify(body), form: "refund-due " + x.entry });

@@ -22,7 +22,7 @@
   function item(k) {
     const li = document.createElement("li");
     const where = k.any_event ? T.anyEvent : k.events.map((e) => e.name).join(", ");
-    li.textContent = TDM.money(k.value) + (k.description ? " — " + k.description : "") + " — " + T.validFor + " " + where + " ";
+    li.textContent = TDM.money(k.value) + (k.description ? " — " + k.description : "") + " — " + TDM.fill(T.validFor, { events: where }) + " ";
     const valid = k.any_event || k.events.some((e) => e.id === window.TDMDesk.tournament());
     const b = document.createElement("button");
     b.textContent = T.redeem;

@@ -11,7 +11,6 @@
   const T = JSON.parse(document.getElementById("floor-i18n").textContent);
   const L = JSON.parse(document.getElementById("code-labels").textContent); // codes → labels (tournaments/labels.py)
   const num = (n) => TDM.num(n);
-  const fill = (text, vals) => text.replace(/\{(\w+)\}/g, (_, k) => (k in vals ? vals[k] : "{" + k + "}"));
   const chips = (breakdown) => Object.entries(breakdown || {}).map(([d, n]) => "T" + num(d) + " × " + num(n)).join(", ");
 
   async function loadPenalties() {
@@ -36,15 +35,16 @@
     if (!r.ok) return;
     $("#chips-in-play").textContent = num(r.d.chips_in_play);
     const c = r.d.counts;
-    $("#count-summary").textContent = num(c.counted_players) + " / " + num(c.players) + " " + T.counted + ", " + T.total + " " + num(c.counted_total) + (c.difference !== null ? ", " + T.difference + " " + num(c.difference) : "");
+    const counts = { counted: num(c.counted_players), players: num(c.players), total: num(c.counted_total), difference: num(c.difference) };
+    $("#count-summary").textContent = TDM.fill(c.difference !== null ? T.countSummaryDiff : T.countSummary, counts);
     const sc = r.d.stack_check;
     // each stack one whole sentence, the colour-ups another (translated as wholes, never glued)
-    const stackLine = ([k, v]) => fill(!v.possible ? T.stackCannot : v.enough ? T.stackEnough : T.stackShort, {
+    const stackLine = ([k, v]) => TDM.fill(!v.possible ? T.stackCannot : v.enough ? T.stackEnough : T.stackShort, {
       stack: { starting: T.stackStarting, rebuy: T.stackRebuy, addon: T.stackAddon }[k] || k, amount: num(v.stack),
       chips: chips(v.breakdown), short: chips(v.short), racks: num(v.racks_per_table),
     });
-    const colourUp = (s) => fill(T.colourUpAt, { chips: "T" + s.denominations.map(num).join("/T"), level: num(s.level) });
-    const ups = r.d.color_up_suggestions.length ? [fill(T.colourUps, { list: r.d.color_up_suggestions.map(colourUp).join(", ") })] : [];
+    const colourUp = (s) => TDM.fill(T.colourUpAt, { chips: "T" + s.denominations.map(num).join("/T"), level: num(s.level) });
+    const ups = r.d.color_up_suggestions.length ? [TDM.fill(T.colourUps, { list: r.d.color_up_suggestions.map(colourUp).join(", ") })] : [];
     $("#stack-check").textContent = sc.chip_set ? [...Object.entries(sc.stacks).map(stackLine), ...ups].join(" · ") : "";
     const body = $("#adjustments tbody"); body.replaceChildren();
     r.d.adjustments.forEach((a) => { const tr = document.createElement("tr"); cell(tr, L.adjustment[a.kind] || a.kind.toLowerCase()); cell(tr, num(a.chips)); cell(tr, a.reason); body.appendChild(tr); });
@@ -138,7 +138,7 @@
     }
     const r = await call("POST", "tournaments/" + tid + "/floor/counts/", body);
     m.className = "message " + (r.ok ? "ok" : "error");
-    m.textContent = r.ok ? T.countDone + " " + table : (r.d.detail || r.d.code);
+    m.textContent = r.ok ? TDM.fill(T.countDone, { table }) : (r.d.detail || r.d.code);
     if (r.ok) { e.target.querySelectorAll("[name=chips]").forEach((i) => { i.value = ""; }); loadChips(); }
   });
   function racePlayers() {
@@ -199,10 +199,10 @@
       body.appendChild(tr);
     });
     const extra = [];
-    if (res.added_value) extra.push(num(res.added_value) + " " + T.raceAdded);
-    if (res.discarded_value) extra.push(num(res.discarded_value) + " " + T.raceRemoved);
+    if (res.added_value) extra.push(TDM.fill(T.raceAdded, { chips: num(res.added_value) }));
+    if (res.discarded_value) extra.push(TDM.fill(T.raceRemoved, { chips: num(res.discarded_value) }));
     if ((res.raced_out_rescued || []).length) extra.push(TDM.colon(res.raced_out_rescued.join(", "), T.rescued));
-    $("#race-summary").textContent = T.raceDone + " " + table + (extra.length ? " — " + extra.join(" · ") : "");
+    $("#race-summary").textContent = TDM.fill(T.raceDone, { table }) + (extra.length ? " — " + extra.join(" · ") : "");
     box.hidden = false;
   }
   // PAY-12: the floor records a royal flush it verified at the table; the desk pays it.

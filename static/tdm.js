@@ -207,7 +207,12 @@
     const pattern = document.documentElement.dataset.colon || "{label}: {value}";
     return pattern.replace("{label}", () => label).replace("{value}", () => value);
   }
-  window.TDM = { ask, confirm: confirmAsk, num, money, lang, csrf, request, api, newKey, KEY_DONE, forgetLogin, colon };
+  // A whole sentence of the page's translation with its values put in ("{amount} still owed"):
+  // each language orders the words round the values its own way
+  function fill(sentence, vals) {
+    return sentence.replace(/\{(\w+)\}/g, (whole, k) => (k in vals ? String(vals[k]) : whole));
+  }
+  window.TDM = { ask, confirm: confirmAsk, num, money, lang, csrf, request, api, newKey, KEY_DONE, forgetLogin, colon, fill };
   // the login page, where a logout and an ended session land: nothing of the last login stays readable
   document.addEventListener("DOMContentLoaded", () => { if (document.querySelector("[data-forget-login]")) forgetLogin(); });
   document.addEventListener("submit", async (e) => {

@@ -542,7 +542,7 @@ def second_event_cancelled(j, director, desk):
     with desk.expect_popup() as popup:
         desk.locator("#refunds-list li button").click()
         confirm = desk.locator("dialog.tdm-dialog[open]")
-        expect(confirm).to_contain_text("Consegnare ora il rimborso? 115,00 EUR — Anna Ricci")
+        expect(confirm).to_contain_text("Rimborso di 115,00 EUR per Anna Ricci: consegnarlo ora?")
         confirm.locator("button[value=ok]").click()
     popup.value.close()
     expect(desk.locator("#refunds-msg")).to_contain_text("Rimborsato — ricevuta")

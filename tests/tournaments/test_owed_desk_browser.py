@@ -27,7 +27,7 @@ def test_the_desk_shows_what_a_no_show_owes_and_takes_the_payment(browser_page, 
     expect(page.locator("#owed")).to_be_hidden()
     page.fill("#search", "ro")
     page.click("#results li >> text=Mario Rossi")
-    expect(page.locator("#owed-list")).to_contain_text(f"110.00 EUR (Receipt #{owed.receipt_number})")
+    expect(page.locator("#owed-list")).to_contain_text(f"110.00 EUR still owed (Receipt #{owed.receipt_number})")
     page.select_option("#method", "CARD")
     with page.expect_popup() as popup:
         page.click("#owed-list button.settle")
@@ -39,3 +39,24 @@ def test_the_desk_shows_what_a_no_show_owes_and_takes_the_payment(browser_page, 
     expect(page.locator("#owed")).to_be_hidden()
     page.screenshot(path=str(ARTIFACTS / "desk-owed.png"))
     assert registration.owed_by(person) == []
+
+
+def test_a_german_desk_reads_what_is_owed_and_its_question_as_whole_german_sentences(browser_page, make_tournament, person):
+    from tournaments.staff.services import choose_language
+
+    page = browser_page
+    t = make_tournament(rule_set="MONTEGALDA_004")
+    desk = make_user("kasse", "cashier")
+    choose_language(desk, "de")
+    entry = cashier.pre_register(t, person, actor=Actor(desk), channel="email")
+    registration.mark_no_show(entry, actor=Actor(desk), reason="nicht erschienen")
+    owed = LedgerRow.objects.get(kind=LedgerRow.RECEIVABLE)
+    login(page, "kasse", "pw-kasse")
+    page.goto(page.base_url + f"/desk/?t={t.pk}")
+    page.fill("#search", "ro")
+    page.click("#results li >> text=Mario Rossi")
+    expect(page.locator("#owed-list")).to_contain_text(f"110,00 EUR noch offen (Beleg #{owed.receipt_number})")
+    page.click("#owed-list button.settle")
+    expect(page.locator("dialog.tdm-dialog[open]")).to_contain_text("Die offenen 110,00 EUR jetzt kassieren?")
+    answer_dialog(page, ok=False)
+    assert not LedgerRow.objects.filter(kind=LedgerRow.SETTLEMENT).exists()
