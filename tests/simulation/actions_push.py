@@ -7,6 +7,8 @@ invariants (``invariants.notices_only_for_the_subscribed_and_their_own_page``); 
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, PushSubscription, Tournament
 from tournaments.notices import rules as notice_rules
@@ -28,7 +30,9 @@ def subscribe_phone(world: World, rng) -> str:
     world.phones += 1
     endpoint = f"https://fcm.googleapis.com/fcm/send/sim-{world.seed}-{world.day}-{world.phones}"
     kinds = [k for k in notice_rules.KINDS if rng.random() < 0.8]
-    notice_services.subscribe(entry, {"endpoint": endpoint, "keys": KEYS}, kinds=kinds, language=rng.choice(("it", "en")), actor=PHONE)
+    notice_services.subscribe(
+        entry, {"endpoint": endpoint, "keys": KEYS}, kinds=kinds, language=rng.choice([code for code, _name in settings.LANGUAGES]), actor=PHONE
+    )
     world.touched.add(entry.tournament_id)
     return f"entry #{entry.number} of event {entry.tournament_id} subscribed a phone ({', '.join(kinds) or 'nothing'})"
 

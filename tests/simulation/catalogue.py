@@ -12,6 +12,7 @@ from . import (
     actions_backup,  # noqa: F401  (a backup, and a restore at a random point: the soak plays them)
     actions_formats,  # noqa: F401  (registers the formats' actions)
     actions_h4h,  # noqa: F401  (the bubble's hand-for-hand: moves that wait for a table's hand)
+    actions_languages,  # noqa: F401  (a staff login picks its language)
     actions_money,  # noqa: F401  (deals, foreign tender, tickets, jackpot, side pools, penalties, chips)
     actions_push,  # noqa: F401  (the players' phones: subscribed, stopped, told what changed)
     actions_screens,  # noqa: F401  (the lobby screens' links: a new one, stopped, the screen deleted)

@@ -252,7 +252,7 @@ def _step(world: World, name: str, step_seed: int, holder: dict, language: str):
     step_rng = random.Random(step_seed)
     world.touched = set()
     world.looked_up, world.exported, world.pushed, world.push_list, world.designed = [], [], False, None, False
-    world.imported, world.screen_links = [], []
+    world.imported, world.screen_links, world.languages_chosen = [], [], []
     world.told = []
     holder["rng"] = random.Random(step_seed ^ 0x5EED)
     later = timedelta(seconds=step_rng.randrange(5, 90))
@@ -267,8 +267,8 @@ def _step(world: World, name: str, step_seed: int, holder: dict, language: str):
         problems = []
         if not refusal.code or not text.strip():
             problems.append(f"a refusal without a code or a message: {refusal!r}")
-        elif language == "it" and untranslated(text):
-            problems.append(f"refusal {refusal.code} read in Italian is English: {text!r}")
+        elif language != "en" and untranslated(text):
+            problems.append(f"refusal {refusal.code} read in {language} is English: {text!r}")
         return refusal.code or "?", f"refused {refusal.code}: {text}", problems
     except Exception as exc:  # every refusal must be a domain error: anything else is a defect
         return "raised", f"raised {type(exc).__name__}", [f"{name} raised {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"]

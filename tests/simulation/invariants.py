@@ -372,6 +372,29 @@ def screen_links_end_at_once(world: World) -> list[str]:
     return problems
 
 
+def logins_speak_their_language(world: World) -> list[str]:
+    """A login that picked a language in this step reads it at once on every device: a page of
+    another browser already logged in (no cookie of its own), and a device token's API refusal,
+    whatever language that request asks for."""
+    from django.test import Client
+
+    from tournaments.staff.logins import issue_token
+
+    problems = []
+    for user, code in world.languages_chosen:
+        other = Client(HTTP_ACCEPT_LANGUAGE="en" if code != "en" else "it")
+        other.force_login(user)
+        page = other.get("/devices/")
+        if f'<html lang="{code}"' not in page.content.decode():
+            problems.append(f"{user.get_username()} chose {code}: another device's page is not in it")
+        key = issue_token(user, device="sim check")[1]
+        asked = "fr" if code != "fr" else "de"
+        r = Client().get("/api/v1/tournaments/0/", HTTP_AUTHORIZATION=f"Token {key}", HTTP_ACCEPT_LANGUAGE=asked)
+        if r.headers.get("Content-Language") != code:
+            problems.append(f"{user.get_username()} chose {code}: its token's API answers in {r.headers.get('Content-Language')}")
+    return problems
+
+
 def places_unique_and_contiguous(world: World) -> list[str]:
     """Finishing places are unique and contiguous, ties as tie groups: a group at place p of k
     players covers p … p+k−1 (k: the players it will hold while it is still being decided, as a
@@ -940,6 +963,7 @@ INVARIANTS = [
     waiting_starts_hold_nothing,
     screens_draw_their_layouts,
     screen_links_end_at_once,
+    logins_speak_their_language,
     places_unique_and_contiguous,
     receipts_are_gapless,
     erased_people_are_gone,

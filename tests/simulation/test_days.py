@@ -10,11 +10,13 @@ from .driver import play
 #: the suite's budget: DAYS days of STEPS actions each (the soak plays as many as you like)
 DAYS = 24
 STEPS = 40
+#: the day's language, in turn: every refusal a day meets must read in it
+LANGUAGES = ("it", "de", "es", "fr")
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("seed", range(DAYS))
 def test_a_simulated_day_balances_after_every_action(seed):
-    report = play(5000 + seed, STEPS, day=seed)
+    report = play(5000 + seed, STEPS, day=seed, language=LANGUAGES[seed % len(LANGUAGES)])
     assert report.steps == STEPS
     assert sum(report.ran.values()) > STEPS // 2  # a day of skips and refusals would prove nothing

@@ -75,13 +75,14 @@ def test_an_unexpected_exception_is_a_violation_not_a_refusal(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_an_english_refusal_to_an_italian_reader_is_a_violation(monkeypatch):
+@pytest.mark.parametrize("language", ["it", "de"])
+def test_an_english_refusal_to_a_reader_of_another_language_is_a_violation(monkeypatch, language):
     def refuse(*a, **kw):
         raise DomainError("closed", "The desk is closed: this sale cannot be made.")
 
     monkeypatch.setattr(cashier, "register", refuse)
-    with pytest.raises(Violation, match="read in Italian is English"):
-        play(7, plan=OPENING, day=0)
+    with pytest.raises(Violation, match=f"read in {language} is English"):
+        play(7, plan=OPENING, day=0, language=language)
 
 
 def test_the_english_detector_reads_italian_as_italian():

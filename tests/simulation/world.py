@@ -110,6 +110,8 @@ class World:
     #: the new links the current step gave, which show their event
     ended_links: list[tuple[str, int]] = field(default_factory=list)
     screen_links: list[tuple[str, int]] = field(default_factory=list)
+    #: the logins that picked a language in this step, and the language
+    languages_chosen: list[tuple[object, str]] = field(default_factory=list)
 
     def __post_init__(self):
         self.now = FIRST_DAY + timedelta(days=self.day)
