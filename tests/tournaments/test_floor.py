@@ -60,8 +60,29 @@ def test_a_physical_chip_race_is_recorded_and_changes_chips_in_play(field, actor
     assert rec.result["race_chips"] == 2 and rec.result["discarded_value"] == 25 and rec.mode == "MANUAL"
     assert floor_selectors.chips_in_play(t) == before - 25
     with pytest.raises(DomainError) as e:
-        floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[9, 9], actor=actor)
+        floor.run_chip_race(t, 4, players, removed_denomination=25, new_denomination=100, winners=[9, 9], actor=actor)
     assert e.value.code == "duplicate_winner"
+
+
+def test_cr01_a_tables_race_entered_twice_is_refused_and_the_chips_leave_play_once(field, actor, settings):
+    """The same table's race of the same chip, entered again (two floor people, or a second tap
+    without the first's key): refused, so its odd chips leave play once; another table's race of
+    that chip, and the same table's race of the next chip, are recorded."""
+    t, _ = field
+    t.settings = {"race_conversion": "FLOOR"}
+    t.save()
+    players = [{"seat": 1, "odd_value": 75, "stack_after_exchange": 10000}, {"seat": 4, "odd_value": 50, "stack_after_exchange": 8000}]
+    before = floor_selectors.chips_in_play(t)
+    floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[1], actor=actor)
+    assert floor_selectors.chips_in_play(t) == before - 25
+    with pytest.raises(DomainError) as e:
+        floor.run_chip_race(t, 3, players, removed_denomination=25, new_denomination=100, winners=[4], actor=actor)
+    assert e.value.code == "race_already_recorded" and "table 3" in str(e.value.message)
+    assert floor_selectors.chips_in_play(t) == before - 25
+    floor.run_chip_race(t, 5, players, removed_denomination=25, new_denomination=100, winners=[4], actor=actor)
+    odd = [{"seat": 1, "odd_value": 600, "stack_after_exchange": 10000}, {"seat": 4, "odd_value": 500, "stack_after_exchange": 8000}]
+    floor.run_chip_race(t, 3, odd, removed_denomination=100, new_denomination=1000, winners=[1], actor=actor)
+    assert t.chip_races.count() == 3
 
 
 def test_a_random_race_never_races_anyone_out(field, actor):

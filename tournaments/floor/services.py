@@ -261,6 +261,13 @@ def run_chip_race(
     checked; without them the race is drawn at random (logged). Roundings and discards change the
     chips in play (CR-02, CR-04)."""
     t = lock_tournament(tournament)
+    if ChipRaceRecord.objects.filter(tournament=t, table_number=table_number, removed_denomination=removed_denomination).exists():
+        # a chip leaves play once: a second race of it at the same table would take the odd chips
+        # out of play (or add its roundings) twice (the tournament's lock makes this check hold)
+        raise FloorError(
+            "race_already_recorded",
+            _("The chip race of the T%(chip)s chips at table %(n)s is already recorded.") % {"chip": removed_denomination, "n": table_number},
+        )
     rules = HouseRules.of(t)
     conversion, start, tie = rules.race_conversion, rules.race_start, rules.race_tie
     race_players = [
