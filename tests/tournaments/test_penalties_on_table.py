@@ -227,3 +227,17 @@ def test_a_time_suspension_sent_again_after_a_lost_answer_suspends_the_player_on
     assert first.status_code == again.status_code == 201 and again.data["id"] == first.data["id"]
     assert Penalty.objects.filter(tournament=t, kind="TIME_SUSPENSION").count() == 1
     assert [x["label"] for x in _map_row(t, entries[2])["penalties"]] == ["Time suspension: 10:00 left · clock paused"]  # not started yet
+
+
+@pytest.mark.django_db
+def test_pen02_missed_rounds_sent_again_after_a_lost_answer_are_counted_once(api, make_tournament, make_person, director, floor_user):
+    """Two rounds at a table of six, sent twice with the same key after a lost answer: one
+    penalty of 12 hands, and the floor's list says "Missed rounds: starts after this hand" once."""
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director)
+    client = api(floor_user)
+    url = f"/api/v1/tournaments/{t.pk}/floor/penalties/"
+    body = {"entry": entries[4].pk, "kind": "MISSED_ROUNDS", "rounds": 2, "reason_code": "ABUSIVE_CONDUCT"}
+    first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="rounds-1")
+    again = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="rounds-1")
+    assert first.status_code == again.status_code == 201 and (again.data["id"], again.data["hands_total"]) == (first.data["id"], 12)
+    assert [x["progress"]["label"] for x in client.get(url).data] == ["Missed rounds: starts after this hand"]
