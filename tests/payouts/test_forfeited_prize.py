@@ -211,3 +211,23 @@ def test_a_lobby_screens_login_reads_the_forfeits_named_as_public_pages_name_pla
     cheat.person.save()
     table = client_for(display_user).get(f"/api/v1/tournaments/{t.pk}/payouts/table/").json()
     assert [p["name"] for p in table["forfeits"]["places"]] == ["—"]
+
+
+def test_pen07_a_player_disqualified_in_the_money_keeps_his_place_and_is_paid_it(field, actor, director):
+    """Only elimination without prize forfeits the prize: a player disqualified (chip dumping)
+    at 4 left is 4th and his €100 is paid like any other place, nothing is held."""
+    t = field()
+    for _ in range(6):
+        bust_one(t, actor)
+    dumper = playing(t)[0]
+    floor.issue_penalty(t, dumper, kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
+    while len(playing(t)) > 1:
+        bust_one(t, actor)
+    dumper.refresh_from_db()
+    assert dumper.status == Entry.BUSTED and dumper.place == 4
+    sign_twice(t, director)
+    due = sel.due_for(t, dumper, "MAIN:CASH")
+    assert not due["forfeited"] and due["amount"] == D("100.00")
+    services.pay_prize(dumper, method="CASH", actor=actor)
+    assert [p.amount for p in dumper.prize_payments.all()] == [D("100.00")]
+    assert sel.forfeit_plan(t)["held"] == D("0.00")

@@ -194,3 +194,22 @@ def test_a_break_order_names_the_next_table_to_break(started, actor):
     with pytest.raises(DomainError) as e:
         services.set_break_order(t, [1, 1], actor=actor)
     assert e.value.code == "bad_break_order"
+
+
+def test_bal02_a_waiver_holds_hand_after_hand_and_a_table_short_again_halts_again(started, actor):
+    """9, 9, 6: the director waives table 3's halt once; it plays its next two hands without
+    being halted again. Once the two moves make it 8, 8, 8 the waiver has done its job, and three
+    busts at table 3 (8, 8, 5) halt it anew."""
+    t = started(24)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10), 3: range(1, 7)}, big_blinds={1: (1, 9), 2: (1, 9), 3: (1, 6)})
+    services.set_big_blind(t, 3, 1, actor=actor)
+    services.waive_halt(t, 3, actor=actor, reason="last hand before the break")
+    for _ in range(2):
+        services.hand_completed(t, 3, actor=actor)
+        assert selectors.table_map(t)["halted"] == []
+    assert TournamentEvent.objects.filter(tournament=t, action="seating.halt.waived").count() == 1
+    for move in open_moves(t):
+        services.confirm_move(t, move, actor=actor)
+    assert counts(t) == {1: 8, 2: 8, 3: 8}
+    services.record_bust(t, [layout[3][s] for s in (1, 2, 3)], actor=actor)
+    assert selectors.table_map(t)["halted"] == [3]

@@ -142,3 +142,38 @@ def test_the_draw_history_page_shows_both_steps_of_a_break(client, started, acto
     assert "Step 1 — seat cards, shuffled" in html and "Step 2 — players by the card they drew" in html
     assert f'class="me">{slip.card} — {name}' in html
     assert f"Table {slip.to_table} · Seat {slip.to_seat}" in html
+
+
+def test_seat05_the_table_map_tags_a_player_seated_before_the_small_blind_until_the_button_passes_him(client, started, actor, floor_user):
+    """Table 1 plays seats 1, 2, 3, 6, 7, 8; the next hand's button is seat 3 and its small
+    blind seat 6. A player moved into seat 4 is tagged "wait for button" on the floor's table
+    map; after that hand the button has passed him: the tag is gone and he is dealt in."""
+    t = started(12, table_size=10)
+    layout = arrange(t, {1: [1, 2, 3, 6, 7, 8], 2: range(1, 7)})
+    services.set_big_blind(t, 1, 6, previous_big_blind_seat=3, actor=actor)
+    services.move_player(t, layout[2][1], 1, 4, actor=actor, reason="TD decision")
+    client.force_login(floor_user)
+    page = f"/tournaments/{t.pk}/tables/"
+    tag = '<span class="tag warn">wait for button</span>'
+    assert client.get(page).content.decode().count(tag) == 1
+    services.hand_completed(t, 1, actor=actor)  # that hand's button was seat 3; the next one is seat 6
+    assert tag not in client.get(page).content.decode()
+    assert t.events.filter(action="seating.hand.completed").latest("id").payload["dealt_in"] == [layout[2][1]]
+
+
+def test_seat05_two_players_seated_in_the_same_gap_both_wait_and_are_both_dealt_in_after_one_hand(client, started, actor, floor_user):
+    """The same gap twice: seats 4 and 5 lie between the next hand's button (seat 3) and small
+    blind (seat 6). Both players moved there are tagged; after that hand both are dealt in."""
+    t = started(12, table_size=10)
+    layout = arrange(t, {1: [1, 2, 3, 6, 7, 8], 2: range(1, 7)})
+    services.set_big_blind(t, 1, 6, previous_big_blind_seat=3, actor=actor)
+    services.move_player(t, layout[2][1], 1, 4, actor=actor, reason="TD decision")
+    services.move_player(t, layout[2][2], 1, 5, actor=actor, reason="TD decision")
+    client.force_login(floor_user)
+    page = f"/tournaments/{t.pk}/tables/"
+    tag = '<span class="tag warn">wait for button</span>'
+    assert client.get(page).content.decode().count(tag) == 2
+    services.hand_completed(t, 1, actor=actor)
+    assert tag not in client.get(page).content.decode()
+    dealt_in = t.events.filter(action="seating.hand.completed").latest("id").payload["dealt_in"]
+    assert sorted(dealt_in) == sorted([layout[2][1], layout[2][2]])

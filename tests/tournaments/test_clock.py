@@ -512,6 +512,24 @@ def test_the_hold_window_is_configurable():
     assert snap["hold_dealer_push"] is True
 
 
+def test_clk05_the_push_is_held_before_a_break_and_in_hand_for_hand_not_while_paused_in_a_break_or_at_the_cap():
+    """Level 2 ends at 20:40 with the break: the push is held from 20:38:30, also when the
+        clock is hand-for-hand; not on a paused clock, not during the break itself (no hand is dealt,
+    even in its last 90 seconds), and not in the
+        last level, which repeats for ever (no change comes)."""
+    state = running(WITH_BREAK)
+
+    def held(s, minutes, seconds=0):
+        return clock_rules.snapshot(s, WITH_BREAK, at(minutes, seconds))["hold_dealer_push"]
+
+    assert held(state, 38, 29) is False
+    assert held(state, 38, 30) is True  # 90 seconds before the scheduled break
+    assert held(state, 53, 31) is False  # the break is on, 89 seconds to its end: no hand is dealt
+    assert held(clock_rules.pause(state, WITH_BREAK, at(39)), 39) is False
+    assert held(clock_rules.start_hand_for_hand(state, WITH_BREAK, at(39)), 39) is True
+    assert held(state, 93, 31) is False  # the cap level: 89 seconds to its nominal end
+
+
 # ---------------------------------------------------------------- calling the clock
 
 

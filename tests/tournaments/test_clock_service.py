@@ -9,7 +9,7 @@ from django.utils import timezone
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
 from tournaments.clock import services as clock_services
-from tournaments.live.snapshot import build_snapshot
+from tournaments.live.snapshot import build_snapshot, clock_snapshot
 from tournaments.models import Clock, Tournament
 from tournaments.setup import lifecycle
 
@@ -328,3 +328,14 @@ def test_the_clock_page_renders_for_floor_and_director(client, floor_user, direc
     assert r.status_code == 200 and b"Hand-for-hand tables" in r.content and b"Announce hand-for-hand" not in r.content
     client.force_login(director)
     assert b"Announce hand-for-hand" in client.get(f"/tournaments/{running.pk}/clock/").content
+
+
+def test_clk05_the_clock_page_is_told_to_hold_the_push_in_the_last_90_seconds_of_a_level(make_tournament, actor, client, director):
+    """The shipped structure's level 1 lasts 20 minutes: the staff's clock page reads "hold the
+    dealer push" from 18:30 into it (a minute and a half before level 2), not at 18:29."""
+    t = make_tournament()
+    clock_services.start_clock(t, actor=actor, now=T0)
+    assert clock_snapshot(t, now=T0 + timedelta(minutes=18, seconds=29))["hold_dealer_push"] is False
+    assert clock_snapshot(t, now=T0 + timedelta(minutes=18, seconds=30))["hold_dealer_push"] is True
+    client.force_login(director)
+    assert "Hold the dealer push" in client.get(f"/tournaments/{t.pk}/clock/").content.decode()

@@ -33,3 +33,18 @@ def test_the_clock_page_has_the_reminders_words(client, director, make_tournamen
     t = make_tournament(settings={"deck_change_reminder": True})
     client.force_login(director)
     assert "Deck change: new decks at every table" in client.get(f"/tournaments/{t.pk}/clock/").content.decode()
+
+
+def test_clk08_every_level_change_reminds_again_and_the_break_does_not(make_tournament, actor):
+    """The shipped structure: levels of 20 minutes, a 15-minute break after level 4. With the
+    reminder on, the first hand of level 2, of level 3 and of level 4 each say "deck change";
+    the break between level 4 and level 5 says nothing while it runs."""
+    t0 = timezone.now()
+    t = make_tournament(settings={"deck_change_reminder": True})
+    clock_services.start_clock(t, actor=actor, now=t0)
+    for level, minutes in ((2, 20), (3, 40), (4, 60)):
+        snap = clock_snapshot(t, now=t0 + timedelta(minutes=minutes, seconds=20))
+        assert (snap["level_number"], snap["deck_change"]) == (level, True)
+    for minutes in (80, 94):
+        snap = clock_snapshot(t, now=t0 + timedelta(minutes=minutes, seconds=20))
+        assert (snap["is_break"], snap["deck_change"]) == (True, False)

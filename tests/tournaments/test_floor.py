@@ -263,3 +263,51 @@ def test_the_chip_race_form_takes_the_chip_the_breaks_structure_removes(field, a
     api = APIClient()
     api.force_authenticate(director)
     assert api.get(f"/api/v1/tournaments/{t.pk}/floor/chips/").json()["race_denomination"] == 100
+
+
+def test_a_chip_race_sent_again_after_a_lost_answer_is_recorded_once(field, api, floor_user):
+    """CR-01, repeated: scenario 30's race at table 3 (004 rounding: 25 removed from play) is
+    sent by the tablet, the answer is lost, it sends it again with the same key: one race, the
+    chips in play 25 lower once."""
+    t, _ = field
+    t.settings = {"race_conversion": "FLOOR"}
+    t.save()
+    body = {
+        "table": 3,
+        "removed_denomination": 25,
+        "new_denomination": 100,
+        "winners": [9, 1],
+        "players": [
+            {"seat": 1, "odd_value": 75, "stack_after_exchange": 10000},
+            {"seat": 4, "odd_value": 50, "stack_after_exchange": 8000},
+            {"seat": 7, "odd_value": 25, "stack_after_exchange": 5000},
+            {"seat": 9, "odd_value": 75, "stack_after_exchange": 9000},
+        ],
+    }
+    url = f"/api/v1/tournaments/{t.pk}/floor/race/"
+    first = api(floor_user).post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="race-3")
+    again = api(floor_user).post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="race-3")
+    assert first.status_code == again.status_code == 201 and again.data["id"] == first.data["id"]
+    assert t.chip_races.count() == 1
+    assert floor_selectors.chips_in_play(t) == 4 * 30000 - 25 == again.data["chips_in_play"]
+
+
+def test_cr04_a_player_raced_out_of_his_last_chips_is_given_one_t100_and_the_floor_sees_it(field, api, floor_user):
+    """Seat 1 has only one T25, seat 2 one T25 and 3,000 more. Rounded down, 50 in T25s makes no
+    T100: seat 1 would be raced out, so he is given one T100, the lowest chip left. The floor's
+    answer shows his 100 and the chips in play: 120,000 - 50 removed + 100 given = 120,050."""
+    t, _ = field
+    t.settings = {"race_conversion": "FLOOR"}
+    t.save()
+    body = {
+        "table": 2,
+        "removed_denomination": 25,
+        "new_denomination": 100,
+        "winners": [],
+        "players": [{"seat": 1, "odd_value": 25, "stack_after_exchange": 0}, {"seat": 2, "odd_value": 25, "stack_after_exchange": 3000}],
+    }
+    r = api(floor_user).post(f"/api/v1/tournaments/{t.pk}/floor/race/", body, format="json")
+    assert r.status_code == 201, r.data
+    assert r.data["result"]["final_stacks"] == {"1": 100, "2": 3000}
+    assert r.data["result"]["raced_out_rescued"] == [1]
+    assert r.data["chips_in_play"] == 120050 == floor_selectors.chips_in_play(t)

@@ -53,3 +53,15 @@ def test_the_floor_page_offers_the_two_readings_only_under_the_heads_up_preset(c
     assert "Rounds of two hands" in html and "Blinds paid" in html
     other = make_tournament()
     assert "heads_up_reading" not in client.get(f"/tournaments/{other.pk}/floor/").content.decode()
+
+
+def test_pen06_sent_again_with_the_directors_reading_the_penalty_is_given_once(api, director, heads_up):
+    """3 rounds sent without a reading is refused and records nothing; sent again with "blinds
+    paid" it is one penalty of 3 hands, the only one on the floor's list and in the log."""
+    t, p = heads_up
+    assert penalty(api, director, t, entry=p.pk, rounds=3).data["code"] == "heads_up_reading_required"
+    r = penalty(api, director, t, entry=p.pk, rounds=3, heads_up_reading="BLINDS_PAID")
+    assert r.status_code == 201 and r.data["hands_total"] == 3
+    listed = api(director).get(f"/api/v1/tournaments/{t.pk}/floor/penalties/").data
+    assert [(x["player"], x["hands_total"]) for x in listed] == [("Paolo Bianchi", 3)]
+    assert t.events.filter(action="tournaments.penalty.issued").count() == 1

@@ -92,3 +92,10 @@ def test_reason_codes_carry_a_label_and_a_source():
     assert "TDA 33" in penalties.REASON_CODES["DODGING_BLINDS"][1]
     assert penalties.reason_label("PHONE_AT_TABLE") == "Using a phone at the table"
     refused("unknown_reason", penalties.reason_label, "NOPE")
+
+
+def test_a_suspension_of_five_or_thirty_minutes_is_accepted_and_thirty_one_refused():
+    """PEN-05 / SEAT-09 (Sanremo 4.7(3)): "from 5 to 30 minutes" takes both ends."""
+    assert penalties.validate_penalty(TIME_SUSPENSION, preset="SANREMO_003", minutes=5) is None
+    assert penalties.validate_penalty(TIME_SUSPENSION, preset="SANREMO_003", minutes=30) is None
+    refused("suspension_out_of_range", penalties.validate_penalty, TIME_SUSPENSION, preset="SANREMO_003", minutes=31)

@@ -177,3 +177,67 @@ def test_the_api_issues_between_hands_and_the_tables_api_counts_the_hands(api, m
         format="json",
     )
     assert r.status_code == 400 and r.data["code"] == "too_many_rounds"
+
+
+@pytest.mark.django_db
+def test_bal07_dodging_the_blinds_after_a_move_is_penalised_at_the_new_seat_and_a_second_time_is_a_second_penalty(
+    api, make_tournament, make_person, director, floor_user
+):
+    """Ten players at two 6-max tables of five: a player moved to the other table skips his big
+    blind there. The floor gives him 2 missed hands for DODGING_BLINDS (TDA 33); the list names
+    the reason and his new table and seat, the table map shows it at his new seat. He does it
+    again: a second penalty of 4 hands, both listed and both in his history."""
+    actor = Actor(director, "test")
+    t = make_tournament(table_size=6)
+    entries = [cashier.register(t, make_person(), method="CASH", actor=actor).entry for _ in range(10)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    mover = entries[0]
+    home = seating_selectors.seat_of(mover)["table"]
+    to_table, to_seat = next(
+        (tb["number"], s["seat"]) for tb in seating_selectors.table_map(t)["tables"] if tb["number"] != home for s in tb["seats"] if s["entry"] is None
+    )
+    seating.move_player(t, mover, to_table, to_seat, actor=actor, reason="table change")
+    client = api(floor_user)
+    url = f"/api/v1/tournaments/{t.pk}/floor/penalties/"
+    body = {"entry": mover.pk, "kind": "MISSED_HANDS", "hands": 2, "reason_code": "DODGING_BLINDS", "between_hands": True}
+    first = client.post(url, body, format="json")
+    assert first.status_code == 201, first.data
+    assert first.data["reason_label"] == "Dodging blinds (including when moving from a broken table)"
+    assert (first.data["table_number"], first.data["seat"]) == (to_table, {"table": to_table, "seat": to_seat})
+    assert [x["label"] for x in _map_row(t, mover)["penalties"]] == ["Missed hands: 2 of 2 hands left"]
+    second = client.post(url, {**body, "hands": 4}, format="json")
+    assert second.status_code == 201 and second.data["id"] != first.data["id"]
+    listed = [(x["reason_code"], x["hands_total"]) for x in client.get(url).data if x["entry"] == mover.pk]
+    assert sorted(listed) == [("DODGING_BLINDS", 2), ("DODGING_BLINDS", 4)]
+    history = client.get(f"/api/v1/people/{mover.person_id}/penalties/").data
+    assert sorted(p["hands_total"] for p in history) == [2, 4]
+
+
+@pytest.mark.django_db
+def test_a_time_suspension_sent_again_after_a_lost_answer_suspends_the_player_once(api, make_tournament, make_person, director, floor_user):
+    """PEN-05 / SEAT-09: the tablet sends a 10-minute suspension for late seat-taking, loses the
+    answer and sends it again with the same key: one suspension, 10:00 on the table map (the
+    clock has not started: it waits)."""
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003")
+    client = api(floor_user)
+    url = f"/api/v1/tournaments/{t.pk}/floor/penalties/"
+    body = {"entry": entries[2].pk, "kind": "TIME_SUSPENSION", "minutes": 10, "reason_code": "LATE_SEAT_TAKING"}
+    first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="suspend-1")
+    again = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="suspend-1")
+    assert first.status_code == again.status_code == 201 and again.data["id"] == first.data["id"]
+    assert Penalty.objects.filter(tournament=t, kind="TIME_SUSPENSION").count() == 1
+    assert [x["label"] for x in _map_row(t, entries[2])["penalties"]] == ["Time suspension: 10:00 left · clock paused"]  # not started yet
+
+
+@pytest.mark.django_db
+def test_pen02_missed_rounds_sent_again_after_a_lost_answer_are_counted_once(api, make_tournament, make_person, director, floor_user):
+    """Two rounds at a table of six, sent twice with the same key after a lost answer: one
+    penalty of 12 hands, and the floor's list says "Missed rounds: starts after this hand" once."""
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director)
+    client = api(floor_user)
+    url = f"/api/v1/tournaments/{t.pk}/floor/penalties/"
+    body = {"entry": entries[4].pk, "kind": "MISSED_ROUNDS", "rounds": 2, "reason_code": "ABUSIVE_CONDUCT"}
+    first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="rounds-1")
+    again = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="rounds-1")
+    assert first.status_code == again.status_code == 201 and (again.data["id"], again.data["hands_total"]) == (first.data["id"], 12)
+    assert [x["progress"]["label"] for x in client.get(url).data] == ["Missed rounds: starts after this hand"]

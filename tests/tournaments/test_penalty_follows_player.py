@@ -88,3 +88,29 @@ def test_a_floor_issues_missed_rounds_and_sees_it_after_the_move(browser_page, m
     # Given during a hand: it starts when that hand is completed (PEN-03), wherever he now sits.
     expect(row).to_contain_text("Missed rounds: starts after this hand")
     page.screenshot(path=str(ARTIFACTS / "penalty-after-move.png"))
+
+
+@pytest.mark.django_db
+def test_pen04_after_the_move_the_new_tables_hands_count_him_down_not_the_old_tables(make_tournament, make_person, director):
+    """Fourteen players on two tables of seven: one round given at his table is 7 hands. He moves
+    to the other table (8 players there now): still 7 hands, not 8. The hands completed at his
+    old table no longer count for him; the new table's do, and its map says so."""
+    t, entries, actor = _running(make_tournament, make_person, director, n=14)
+    victim = entries[0]
+    old = seating_selectors.seat_of(victim)["table"]
+    p = floor.issue_penalty(t, victim, kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=1, actor=actor)
+    assert p.hands_total == 7
+    new, seat = _open_seat(t, old)
+    seating.move_player(t, victim, new, seat, actor=actor, reason="balancing by hand")
+    for number in (old, new):
+        first = next(
+            s["seat"] for tb in seating_selectors.table_map(t)["tables"] if tb["number"] == number for s in tb["seats"] if s["entry"] not in (None, victim.pk)
+        )
+        seating.set_big_blind(t, number, first, actor=actor)
+    seating.hand_completed(t, new, actor=actor)  # the hand in play when it was given: it starts
+    seating.hand_completed(t, new, actor=actor)
+    seating.hand_completed(t, old, actor=actor)
+    p.refresh_from_db()
+    assert (p.hands_total, p.hands_left) == (7, 6)
+    row = next(s for tb in seating_selectors.table_map(t)["tables"] for s in tb["seats"] if s["entry"] == victim.pk)
+    assert [x["label"] for x in row["penalties"]] == ["Missed rounds: 6 of 7 hands left"]
