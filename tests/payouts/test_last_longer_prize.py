@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from payouts import services
 from payouts import selectors as sel
+from payouts import services
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
 from tournaments.models import Entry
@@ -80,4 +80,3 @@ def test_pay10_before_any_booked_player_is_out_there_is_no_winner_yet(last_longe
         services.award_side_pool(pool, actor=actor)
     assert e.value.code == "no_winner_yet"
     assert not pool.awards.exists()
-
