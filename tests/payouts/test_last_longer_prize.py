@@ -80,3 +80,17 @@ def test_pay10_before_any_booked_player_is_out_there_is_no_winner_yet(last_longe
         services.award_side_pool(pool, actor=actor)
     assert e.value.code == "no_winner_yet"
     assert not pool.awards.exists()
+
+
+def test_pay10_while_two_booked_players_still_play_nobody_out_wins_it(last_longer, actor):
+    t, pool, (ada, bea, cloe, walt) = last_longer
+    finish_at(walt, 4)
+    finish_at(cloe, 3)  # Ada and Bea still playing
+    with pytest.raises(DomainError) as e:
+        services.award_side_pool(pool, actor=actor)
+    assert e.value.code == "no_winner_yet"
+    assert str(e.value.message) == "More than one player is still in: there is no winner yet."
+    assert not pool.awards.exists()
+    finish_at(bea, 2)  # Ada, the last booked player still in, has outlasted the others
+    (award,) = services.award_side_pool(pool, actor=actor)
+    assert (award.entry.person.first_name, award.amount) == ("Ada", D("100.01"))
