@@ -148,7 +148,10 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
     if is_cancelled(t):
         return pool_engine.prize_pool(collected, cancelled=True)
     pools = t.side_pools.all() if side_pools is None else side_pools
-    fixed = {p.name: p.from_prize_pool for p in pools if p.from_prize_pool > 0}
+    fixed = {}
+    for p in pools:  # two side pools may share a name: each takes its own part out of the pool
+        if p.from_prize_pool > 0:
+            fixed[p.name] = fixed.get(p.name, ZERO) + p.from_prize_pool
     role, event = multiday_role(t)
     chip_leaders, chip_label = ZERO, str(_("Chip-leader prizes (Day 1 flights)"))
     if role == "DAY2":

@@ -79,7 +79,11 @@ def award_side_pool(pool, *, actor: Actor, awards=None, note: str = "") -> list[
         best = eligible.first()
         if best is None:
             raise PayoutError("no_winner_yet", _("No pre-registered player has a finishing place yet."))
-        winners = list(eligible.filter(place=best.place))
+        # PAY-10: the best finisher; while some who take part still play, none of those out is it
+        playing = list(t.entries.filter(pre_registered=True, place__isnull=True, status=Entry.ACTIVE).order_by("number")[:2])
+        if len(playing) > 1:
+            raise PayoutError("no_winner_yet", _("More than one player is still in: there is no winner yet."))
+        winners = playing or list(eligible.filter(place=best.place))
         awards = list(zip(winners, split_evenly(left, len(winners))))
     awards = [(e, _money(a)) for e, a in awards]
     if pool.fund_id:  # one way to win the venue's jackpot: claim_jackpot, with its rules

@@ -144,3 +144,20 @@ def test_the_series_page_names_each_days_price_by_its_weekday_in_the_readers_lan
     line = text[text.index("Prezzi giornalieri") :].split("</p>")[0]
     assert "Lunedì: 50,00+20,00" in line and "Giovedì: 100,00+30,00" in line, line
     assert "0:" not in line and "3:" not in line
+
+
+def test_lb01_a_daily_still_running_scores_nothing_until_it_finishes(series, make_tournament, field, actor):
+    t = make_tournament(name="Friday daily")
+    series_service.attach(series, t, actor=actor)
+    entries = field(t, 4)
+    lifecycle.start(t, actor=actor)
+    with pytest.raises(DomainError) as e:
+        series_service.score_tournament(t, actor=actor)
+    assert e.value.code == "not_finished"
+    assert not SeriesResult.objects.filter(tournament=t).exists() and selectors.standings(series) == []
+    bust_in_order(entries[:-1], start=timezone.now() - timedelta(hours=1))
+    for place, e in zip((4, 3, 2, 1), entries):
+        Entry.objects.filter(pk=e.pk).update(place=place)
+    lifecycle.finish(t, actor=actor)
+    points = {r.place: round(r.points, 2) for r in series_service.score_tournament(t, actor=actor)}
+    assert (points[1], points[4]) == (60.02, 30.01)  # K × √(4/1) and K × √(4/4), K = 30.0108

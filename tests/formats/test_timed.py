@@ -152,3 +152,24 @@ def test_a_qualifier_won_after_the_final_started_is_seated_there(timed_event, fi
     late = final.entries.order_by("number").last()
     assert final.entries.count() == 3
     assert Seat.objects.filter(tournament=final, entry=late).exists()
+
+
+def test_fmt13_a_count_naming_a_player_twice_is_refused_and_the_event_is_ended_once(timed_event, field, actor):
+    t = timed_event(minutes=0)
+    es = field(t, 3)
+    lifecycle.start(t, actor=actor)
+    twice = [{"entry": es[0].pk, "chips": 7000}, {"entry": es[0].pk, "chips": 3000}, {"entry": es[1].pk, "chips": 5000}, {"entry": es[2].pk, "chips": 3000}]
+    with pytest.raises(DomainError) as e:
+        timed.finish_timed(t, actor=actor, counts=twice)
+    assert e.value.code == "duplicate_count"
+    assert str(e.value.message) == f"Entry {es[0].number} is counted twice."
+    assert not ChipCount.objects.filter(tournament=t).exists()
+    t.refresh_from_db()
+    assert t.status == Tournament.RUNNING
+    counts = [{"entry": es[0].pk, "chips": 7000}, {"entry": es[1].pk, "chips": 5000}, {"entry": es[2].pk, "chips": 3000}]
+    result = timed.finish_timed(t, actor=actor, counts=counts)
+    assert [s["place"] for s in result["standings"]] == [1, 2, 3]
+    with pytest.raises(DomainError) as e:
+        timed.finish_timed(t, actor=actor, counts=counts)
+    assert e.value.code == "already_finished"
+    assert ChipCount.objects.filter(tournament=t, occasion="TIME_LIMIT").count() == 3

@@ -105,3 +105,25 @@ def test_stacks_must_match_the_players_left(final_table, actor):
     with pytest.raises(DomainError) as e:
         services.deal_options(t, stacks_of(players[:2], [1, 2]))
     assert e.value.code == "stacks_mismatch"
+
+
+def test_pay09_a_consent_given_twice_and_an_approval_repeated_change_nothing(final_table, actor):
+    t, players = final_table
+    deal = services.propose_deal(t, stacks_of(players, [500000, 300000, 200000]), method=Deal.CHIP_CHOP, actor=actor)
+    services.accept_deal(deal, players[0], actor=actor)
+    with pytest.raises(DomainError) as e:
+        services.accept_deal(deal, players[0], actor=actor)
+    assert e.value.code == "already_accepted"
+    assert deal.acceptances.count() == 1
+    with pytest.raises(DomainError) as e:  # the first player's consent twice is not the others'
+        services.approve_deal(deal, actor=actor)
+    assert e.value.code == "consent_missing"
+    services.accept_deal(deal, players[1], actor=actor)
+    services.accept_deal(deal, players[2], actor=actor)
+    services.approve_deal(deal, actor=actor)
+    with pytest.raises(DomainError) as e:
+        services.approve_deal(deal, actor=actor)
+    assert e.value.code == "deal_closed"
+    assert [p["amount"] for p in sel.table_prizes(t)] == [D("800.00"), D("640.00"), D("560.00")]
+    assert t.events.filter(action="payouts.deal.accepted").count() == 3
+    assert t.events.filter(action="payouts.deal.approved").count() == 1

@@ -79,3 +79,15 @@ def test_the_api_the_live_snapshot_and_the_payout_page_carry_the_labels(guarante
     assert snap["prize_pool_show"] == "BOTH" and snap["prize_pool_gross"] == "1000.00"
     page = browser.get(f"/tournaments/{t.pk}/payouts/").content.decode()
     assert 'id="pool-gross"' in page and 'id="pool-total-label"' in page and 'id="guarantee"' in page
+
+
+def test_pay02_two_side_prizes_with_the_same_name_each_come_out_of_the_gross_pool(guaranteed, actor):
+    from payouts import services
+
+    t = guaranteed
+    assert sel.pool_breakdown(t).total == D("960.00")  # 1,000 gross less the 4 % staff fee
+    services.create_side_pool(t, kind="CHIP_LEADER", name="Chip leader", key="chip-leader-1a", from_prize_pool="50", actor=actor)
+    services.create_side_pool(t, kind="CHIP_LEADER", name="Chip leader", key="chip-leader-1b", from_prize_pool="50", actor=actor)
+    b = sel.pool_breakdown(t)
+    assert b.deductions == {"staff service": D("40.00"), "Chip leader": D("100.00")}
+    assert (b.overlay, b.total) == (D("500.00"), D("860.00"))

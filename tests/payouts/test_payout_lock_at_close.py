@@ -110,3 +110,15 @@ def test_pay05_after_the_lock_a_change_needs_the_directors_unlock_with_a_reason(
     services.edit_payout_table(t, [{"place": 1, "amount": "600"}, {"place": 2, "amount": "400"}], actor=Actor(director))
     services.lock_payout_table(t, actor=Actor(director))
     assert [p["amount"] for p in sel.table_prizes(t)] == [D("600.00"), D("400.00")]
+
+
+def test_pay05_a_close_of_registration_told_again_locks_the_table_once(make_tournament, make_person, cashier_actor, actor, commits):
+    t = running(make_tournament, make_person, cashier_actor, actor, late_reg_closes_after_level=2)
+    services.edit_payout_table(t, [{"place": 1, "amount": "700"}, {"place": 2, "amount": "300"}], actor=actor)
+    commits(t, 3, actor)
+    commits(t, 4, actor)  # the clock goes on past the close, and back to it
+    commits(t, 3, actor)
+    assert services.lock_at_close(t.pk, actor=actor, after_level=2) is None  # the close told again (a retried task)
+    assert sel.table_state(t) == PayoutTable.LOCKED
+    assert t.events.filter(action="payouts.table.locked").count() == 1
+    assert [(p["places"], p["amount"]) for p in build_snapshot(t)["payouts"]] == [("1", "700.00"), ("2", "300.00")]

@@ -26,3 +26,19 @@ def test_sixty_three_entries_pay_nine_places_by_default_and_ten_rounded_up(make_
     Tournament.objects.filter(pk=t.pk).update(settings={"places_paid_rounding": "DOWN"})
     t.refresh_from_db()
     assert sel.display_summary(t)["places_paid"] == 9
+
+
+def test_pay04_by_default_each_re_entry_counts_for_the_places_paid(make_tournament, make_person, cashier_actor):
+    assert HouseRules().places_paid_counts == "ENTRIES"
+    t = make_tournament(format=Tournament.REENTRY, max_entries_per_player=2, late_reg_closes_after_level=6)
+    players = [make_person() for _ in range(10)]
+    for p in players:
+        cashier.register(t, p, method="CARD", actor=cashier_actor)
+    assert sel.display_summary(t)["places_paid"] == 2  # 15 % of 10 = 1.5, half up
+    for entry in t.entries.all():
+        entry.status = entry.BUSTED
+        entry.save()
+    for p in players:
+        cashier.reenter(t, p, method="CARD", actor=cashier_actor)
+    # 20 entries of 10 players: 15 % of 20 = 3 places (counting players would pay 2)
+    assert sel.display_summary(t)["places_paid"] == 3

@@ -89,3 +89,17 @@ def test_the_api_and_the_page_give_a_sanremo_event_its_three_percent(client, dir
     t = Tournament.objects.get(name="Page")
     assert t.deductions == [{"name": "casino", "percent": "3"}]
     assert "casino 3" in client.get(f"/tournaments/{t.pk}/edit/").content.decode()
+
+
+def test_pay01_a_re_entry_is_a_buy_in_too_and_loses_its_three_percent_once(structure, actor, cashier_actor, make_person):
+    t = setup.create_tournament(values(structure, format=Tournament.REENTRY, max_entries_per_player=2, late_reg_closes_after_level=6), actor=actor)
+    lifecycle.open_registration(t, actor=actor)
+    again = make_person("Rita", "Rientro")
+    first = cashier.register(t, again, method="CARD", actor=cashier_actor).entry
+    cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    first.status = first.BUSTED
+    first.save()
+    cashier.reenter(t, again, method="CARD", actor=cashier_actor)
+    # Three buy-ins of €100 (two of them Rita's): 3 % of €300 stays with the casino.
+    breakdown = sel.pool_breakdown(t)
+    assert (breakdown.collected, breakdown.deductions, breakdown.total) == (D("300.00"), {"casino": D("9.00")}, D("291.00"))

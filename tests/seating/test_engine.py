@@ -827,3 +827,14 @@ def test_a_seat_chosen_by_the_known_big_blind_is_never_replaced_by_an_open_slips
     other = next(s for s in range(6, 11) if s not in (first.to_seat, second.to_seat))
     slips = [(first.player, first.from_table, first.from_seat, 2, other)]
     assert keep_drawn_seats([first, second], slips, tables) == [first, second]
+
+
+def test_elm04_a_lone_bust_in_a_hand_for_hand_hand_keeps_his_own_place_and_the_next_hand_shares_apart():
+    busts = singles(47) + [
+        Bust("A", 1, 3, order=100, h4h_hand=1, starting_stack=5_000),  # out alone in the first hand
+        Bust("B", 2, 6, order=101, h4h_hand=2, starting_stack=9_000),
+        Bust("C", 4, 8, order=102, h4h_hand=2, starting_stack=2_000),
+    ]
+    places = {p.player: p for p in finishing_places(busts, 100)}
+    assert (places["A"].place, places["A"].shared_with) == (53, 1)
+    assert [(places[x].place, places[x].shared_with) for x in "BC"] == [(51, 2)] * 2

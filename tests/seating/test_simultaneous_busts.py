@@ -177,3 +177,18 @@ def test_the_tables_page_marks_ticked_busts_simultaneous_and_shows_them(paid_fie
     client.force_login(director)
     html = client.get(f"/tournaments/{t.pk}/payouts/").content.decode()
     assert html.count("19 (shared ×2)") == 2 and html.count(">8.00<") >= 2  # the payout table: (10 + 6) / 2 each
+
+
+def test_elm03_busts_marked_simultaneous_again_are_refused_and_share_once(paid_field, actor):
+    t = paid_field(20, PRIZES)
+    a, b = one_per_table(t)
+    services.record_bust(t, [a], actor=actor)
+    services.record_bust(t, [b], actor=actor)
+    ids = list(Bust.objects.filter(entry_id__in=[a, b]).values_list("pk", flat=True))
+    services.mark_simultaneous(t, ids, actor=actor, reason="the dealers called them out together")
+    with pytest.raises(DomainError) as e:
+        services.mark_simultaneous(t, ids, actor=actor, reason="sent again")
+    assert e.value.code == "already_simultaneous"
+    assert place_of(a) == place_of(b) == (19, 2)
+    assert dues_of(t, a) == dues_of(t, b) == [D("8.00")]
+    assert t.events.filter(action="seating.busts.simultaneous").count() == 1

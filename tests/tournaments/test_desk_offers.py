@@ -80,3 +80,14 @@ def test_the_desk_offers_exactly_what_each_sale_does(api, cashier_user, make_tou
     assert (busted["rebuy"], busted["declare-rebuy"], busted["addon"]) == ("allowed", "entry_not_playing", "entry_not_playing")
     refused = offers_against_sales(client, rebuys, banned)
     assert (refused["register"], refused["alternate"], refused["rebuy"]) == ("banned", "banned", "not_in_tournament")
+
+
+def test_fmt03_a_player_out_of_a_freezeout_is_offered_no_way_back_at_the_desk(api, cashier_user, make_tournament, make_person):
+    client, desk = api(cashier_user), Actor(cashier_user, "test")
+    t = make_tournament(name="Freezeout", status=Tournament.RUNNING, format=Tournament.FREEZEOUT, late_reg_closes_after_level=6)
+    out = make_person("Luca", "Verdi")
+    cashier.register(t, out, method=LedgerRow.CASH, actor=desk)
+    Entry.objects.filter(tournament=t, person=out).update(status=Entry.BUSTED)
+    offered = offers_against_sales(client, t, out)
+    ways_back = {op: offered[op] for op in ("register", "reenter", "declare-rebuy", "rebuy", "addon")}
+    assert ways_back == {"register": "reentry_not_allowed", "reenter": "not sold", "declare-rebuy": "not sold", "rebuy": "not sold", "addon": "not sold"}

@@ -72,3 +72,12 @@ def test_the_setting_is_checked_when_saved():
     assert set(check_settings({"penalty_reasons": {"slow roll": {"label": "x", "source": ""}}})) == {"penalty_reasons"}
     assert set(check_settings({"penalty_reasons": {"SLOW_ROLL": {"label": "", " source": ""}}})) == {"penalty_reasons"}
     assert set(check_settings({"penalty_reasons": {"SLOW_ROLL": {"label": "x"}}})) == {"penalty_reasons"}
+
+
+def test_role07_a_phone_at_the_table_twice_is_two_penalties_each_named_for_the_phone(tournament, director, make_person, cashier_actor):
+    entry = cashier.register(tournament, make_person(), method="CASH", actor=cashier_actor).entry
+    url = f"/api/v1/tournaments/{tournament.pk}/floor/penalties/"
+    answers = [floor_api(director).post(url, {"entry": entry.pk, "kind": "WARNING", "reason_code": "PHONE_AT_TABLE"}, format="json") for _ in range(2)]
+    assert [r.status_code for r in answers] == [201, 201]
+    assert [(r.json()["reason_code"], r.json()["reason_label"]) for r in answers] == [("PHONE_AT_TABLE", "Using a phone at the table")] * 2
+    assert list(Penalty.objects.filter(tournament=tournament, entry=entry).values_list("reason_code", flat=True)) == ["PHONE_AT_TABLE", "PHONE_AT_TABLE"]

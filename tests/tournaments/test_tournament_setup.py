@@ -105,3 +105,19 @@ def test_a_change_before_registration_needs_no_reason(director, make_tournament)
     assert page(director, t, buy_in="120").status_code == 302
     t.refresh_from_db()
     assert t.buy_in == Decimal("120")
+
+
+def test_fmt01_the_same_price_sent_again_needs_no_reason_and_logs_no_second_change(director, registering):
+    t = registering()
+    assert api(director, t, buy_in="100").status_code == 200  # the form saved again as it was
+    assert api(director, t, buy_in="150", override_reason="typo on the poster").status_code == 200
+    r = api(director, t, buy_in="150")  # the same change sent twice
+    assert r.status_code == 200, r.data
+    t.refresh_from_db()
+    assert (t.buy_in, t.fee) == (Decimal("150"), Decimal("15"))
+    moved = [
+        ev.payload["money"]
+        for ev in TournamentEvent.objects.filter(tournament=t, action=Action.TOURNAMENTS_TOURNAMENT_UPDATED).order_by("pk")
+        if ev.payload["money"]
+    ]
+    assert moved == [{"buy_in": ["100.00", "150.00"], "fee": ["10.00", "15.00"]}]

@@ -250,6 +250,8 @@ def check_admission(
         raise DeskError("already_registered", _("%(name)s is already registered.") % {"name": person.full_name})
     if busted:
         if path == BUY_IN:
+            if not t.allows_reentry:  # FMT-03: out of a freezeout is out; no re-entry to point to
+                raise DeskError("reentry_not_allowed", _("This tournament does not allow re-entry."))
             raise DeskError("use_reentry", _("%(name)s has busted: sell a re-entry instead.") % {"name": person.full_name})
         _check_reentry(t, person, mine, live, busted, now)  # a ticket or a seat for a busted player is his re-entry
     check_field_cap(t)

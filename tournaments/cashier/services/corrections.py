@@ -145,6 +145,9 @@ def refund(entry, *, reason: str, actor: Actor, expenses: Decimal = ZERO, method
     expenses = to_money(expenses)
     t = lock_tournament(entry.tournament_id)
     entry = Entry.objects.select_related("person").get(pk=entry.pk)
+    if entry.ledger.filter(kind=LedgerRow.REFUND, reversed_by__isnull=True).exists():
+        # asked again, a refund less expenses would give the expenses back too
+        raise DeskError("no_refund_due", _("No refund is due for this entry: it has been paid already."))
     if entry.status == Entry.BUSTED and t.status != Tournament.CANCELLED:
         raise DeskError("no_refund_after_playing", _("No refund for a player who has played and busted (REG-12)."))
     if (entry.presence or entry.no_show_at) and t.status != Tournament.CANCELLED and not entry.person.banned:

@@ -40,9 +40,9 @@ def add_stack_option(tournament, *, label: str, buy_in: Decimal, fee: Decimal, c
     shown_text.check(label, "label", _("Label"))
     if not label.strip():
         raise ValidationFailed("bad_option", _("An option needs a label, a price and a stack."))
-    checks.clean(StackOption(tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips))
-    if t.stack_options.filter(label=label.strip()).exists():
+    if t.stack_options.filter(label=label.strip()).exists():  # before the model's own check, which names no field
         raise ValidationFailed("duplicate_option", _("There is already an option called %(l)s.") % {"l": label})
+    checks.clean(StackOption(tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips))
     option = checks.create(StackOption, tournament=t, label=label.strip(), buy_in=buy_in, fee=fee, chips=chips, position=t.stack_options.count())
     log_event(
         t,
