@@ -101,7 +101,7 @@ def test_every_row_has_a_known_status_and_a_tested_row_names_its_tests():
             assert ":" in status, f"{rule_id}: say what is missing or why it is left to the house"
 
 
-@pytest.mark.parametrize("section", ["Rule ids", "Acceptance scenarios", "Contradiction register"])
+@pytest.mark.parametrize("section", ["Rule ids", "Acceptance scenarios", "Contradiction register", "What each rule's tests cover"])
 def test_every_test_named_exists(section):
     gone = {key: missing_nodes(cells) for key, cells in table(section).items()}
     assert {k: v for k, v in gone.items() if v} == {}
@@ -139,3 +139,30 @@ def test_the_check_finds_a_test_that_does_not_exist():
     assert missing_nodes(["`tests/nowhere.py::test_x`"]) == ["tests/nowhere.py::test_x"]
     assert missing_nodes(["`tests/tournaments/test_cashier.py::TestRegister::test_it_refuses_before_registration_opens`"]) == []
     assert missing_nodes(["`tests/tournaments/test_cashier.py::TestRegister::test_it_refuses_nothing`"]) != []
+
+
+CASES = ("default", "states", "allowed", "follows", "repeated")
+
+
+def test_every_rule_id_says_what_its_tests_cover_case_by_case():
+    """Each id's row names tests for each of the five cases, or says why a case does not apply,
+    or says it is missing; the tests it names are named in the id's own row too (the mutation run
+    reads those)."""
+    rows, rules = table("What each rule's tests cover"), table("Rule ids")
+    assert sorted(rows) == sorted(RULE_IDS)
+    for rule_id, cells in rows.items():
+        assert len(cells) == 1 + len(CASES), rule_id
+        for case, cell in zip(CASES, cells[1:], strict=True):
+            assert NODE.search(cell) or cell.startswith("n/a: ") or cell == "missing", (rule_id, case, cell)
+            assert not (case == "default" and cell.startswith("n/a")), f"{rule_id}: a rule always has its default reading"
+        unnamed = set(NODE.findall(" ".join(cells[1:]))) - set(NODE.findall(rules[rule_id][-1]))
+        assert not unnamed, f"{rule_id}: named for a case but not in its row: {sorted(unnamed)}"
+
+
+def test_the_coverage_count_is_the_tables():
+    rows = table("What each rule's tests cover")
+    cells = [c for r in rows.values() for c in r[1:]]
+    full = sum(all(NODE.search(c) or c.startswith("n/a") for c in r[1:]) for r in rows.values())
+    missing = sum(1 for c in cells if not NODE.search(c) and not c.startswith("n/a"))
+    expected = f"Covered: {full} of 103 ids have a test (or a reason) for every case; {sum(c.startswith('n/a') for c in cells)} cells do not apply; {missing} cells missing."
+    assert expected in DOC.read_text(encoding="utf-8")
