@@ -269,3 +269,30 @@ def test_four_places_from_nine_units_tie_only_at_the_bottom():
     # Four places each above the next need 4 + 3 + 2 + 1 = 10 units: with 9, every place gets
     # its floored share of the curve (3.77 / 2.12 / 1.66 / 1.45 units) and 1st the rest: 5 / 2 / 1 / 1.
     assert payout_structure(24, D("9"), D("1"), rounding=D("1"), min_cash_multiple=D("1")) == [D("5.00"), D("2.00"), D("1.00"), D("1.00")]
+
+
+# Small pools in units of 1 where the min cash cannot be afforded: the min cash is cut to one
+# unit so that places 1–9 each get at least one unit more than the next. Worked by hand: the
+# curve (min cash 3 units) less, for each of places 2–9, the units it must keep above the
+# places below it, pooled where it rises (a lower place may not get more), floored, and the
+# units added back.
+
+
+def test_nine_places_from_61_units_keep_each_place_above_the_next():
+    # Curve 17.32 / 9.16 / 6.76 / 5.65 / 5.02 / 4.62 / 4.34 / 4.14 / 3.99 less 7, 6, …, 0:
+    # 2nd 2.16 alone, 3rd–9th pooled at 1.93: 2 + 7 = 9, then 1 + 6 … 1 + 0; 1st the rest, 24.
+    prizes = payout_structure(57, D("61"), D("5"), rounding=D("1"))
+    assert prizes == [D(n) for n in ("24.00", "9.00", "7.00", "6.00", "5.00", "4.00", "3.00", "2.00", "1.00")]
+
+
+def test_eleven_places_from_66_units_pay_the_last_band_as_the_ninth_place():
+    # Places 10–11 are one band (curve 3.78). Everything from 2nd down pools at 2.19: 2 units
+    # each, plus 7, 6, …, 0 for places 2–9: 9 / 8 / … / 2, then 2 / 2; 1st the rest, 18.
+    prizes = payout_structure(70, D("66"), D("5"), rounding=D("1"))
+    assert prizes == [D(n) for n in ("18.00", "9.00", "8.00", "7.00", "6.00", "5.00", "4.00", "3.00", "2.00", "2.00", "2.00")]
+
+
+def test_eight_places_from_48_units_keep_each_place_above_the_next():
+    # Curve less 6, 5, …, 0 pools at 1.93 from 2nd down: 1 + 6 = 7, 6, …, 1; 1st the rest, 20.
+    prizes = payout_structure(50, D("48"), D("5"), rounding=D("1"))
+    assert prizes == [D(n) for n in ("20.00", "7.00", "6.00", "5.00", "4.00", "3.00", "2.00", "1.00")]
