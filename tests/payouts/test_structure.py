@@ -238,6 +238,12 @@ def test_two_places_from_4220_pay_3090_and_1130():
     assert payout_structure(10, D("4220"), D("5")) == [D("3090.00"), D("1130.00")]
 
 
+def test_two_places_from_5130_pay_3755_and_1375():
+    # 1,026 units, min cash 2: 2nd = 2 + 0.267252 × 1,022 = 275.13 units; 2 % is 5.50, a step
+    # of 5: 275 units = 1,375.
+    assert payout_structure(10, D("5130"), D("5")) == [D("3755.00"), D("1375.00")]
+
+
 def test_four_places_from_130_in_tens_pay_70_30_20_10():
     # 13 units of 10 for 4 places, min cash one unit. Nice steps would leave 2nd and 1st
     # level, so each place is cut in whole units that leave one unit between neighbours:
