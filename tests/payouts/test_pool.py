@@ -141,3 +141,66 @@ def test_a_cancelled_event_has_no_overlay_no_deduction_and_nothing_to_share():
     # Issue #38: the demo event's €5,000 guarantee on €2,620 of prize parts, cancelled.
     b = prize_pool(D("2620"), deductions_percent={"casino": 3}, guarantee=D("5000"), cancelled=True)
     assert (b.overlay, b.deductions, b.total, b.gross, b.refunds) == (D("0"), {}, D("0"), D("0"), D("2620"))
+
+
+def test_one_deduction_given_alone_or_as_a_float_is_taken_to_the_cent():
+    # 3 % of 1,000.00 = 30.00; 1.5 % (a float) of 1,000.00 = 15.00, never 14.99.
+    assert prize_pool(D("1000"), deductions_percent=3).deductions == {"deduction_1": D("30.00")}
+    assert prize_pool(D("1000"), deductions_percent=3).total == D("970.00")
+    assert prize_pool(D("1000"), deductions_percent={"staff": 1.5}).deductions == {"staff": D("15.00")}
+    assert prize_pool(D("1000"), deductions_percent=(3, 1)).deductions == {"deduction_1": D("30.00"), "deduction_2": D("10.00")}
+    # No deduction at all: the pool is what was collected.
+    assert prize_pool(D("1000")).total == D("1000.00")
+    # 0 % and 100 % are allowed.
+    assert prize_pool(D("1000"), deductions_percent={"none": 0}).total == D("1000.00")
+    assert prize_pool(D("1000"), deductions_percent={"all": 100}).total == D("0.00")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"deductions_percent": {"casino": D("100.01")}},
+        {"deductions_percent": {"casino": -1}},
+        {"deductions_percent": {"casino": 60, "staff": D("40.01")}},
+        {"deductions_percent": {"casino": 3}, "fixed_deductions": {"casino": D("10")}},
+        {"fixed_deductions": {"chip_leaders": D("1000.01")}},
+        {"fixed_deductions": {"chip_leaders": D("10.001")}},
+        {"guarantee": D("-1")},
+    ],
+)
+def test_deductions_the_pool_cannot_bear_are_refused(kwargs):
+    with pytest.raises(ValueError):
+        prize_pool(D("1000"), **kwargs)
+
+
+def test_a_net_guarantee_already_met_adds_nothing():
+    pool = prize_pool(D("1000"), deductions_percent={"casino": 3}, guarantee=D("970"), guarantee_is_gross=False)
+    assert (pool.overlay, pool.total) == (D("0.00"), D("970.00"))
+    pool = prize_pool(D("1000"), deductions_percent={"casino": 3}, guarantee=D("970.01"), guarantee_is_gross=False)
+    assert (pool.overlay, pool.total) == (D("0.01"), D("970.01"))
+
+
+def test_a_shared_place_refuses_an_empty_tie_too_many_places_and_an_unknown_rule():
+    with pytest.raises(ValueError):
+        shared_place_amounts([D("100")], 0)
+    with pytest.raises(ValueError):
+        shared_place_amounts([D("100"), D("50")], 1)
+    with pytest.raises(ValueError):
+        shared_place_amounts([D("100")], 3, odd_cents="SPLIT")
+    # One player "tied" alone takes his place's prize.
+    assert shared_place_amounts([D("100")], 1) == [D("100.00")]
+    # The house keeps the odd cents of two places shared by two: 100.01 → 50.00 each.
+    assert shared_place_amounts([D("60"), D("40.01")], 2, odd_cents="HOUSE") == [D("50.00"), D("50.00")]
+
+
+@pytest.mark.parametrize(("entries", "percent", "rounding"), [(-1, 15, "HALF_UP"), (100, 15, "SIDEWAYS"), (100, D("100.01"), "HALF_UP"), (100, -5, "HALF_UP")])
+def test_places_paid_refuses_what_no_house_setting_means(entries, percent, rounding):
+    with pytest.raises(ValueError):
+        places_paid(entries, percent, rounding)
+
+
+def test_places_paid_reads_a_float_percentage_exactly():
+    # 70 × 15.0 % = 10.5 → 11 (half up); 1,000 × 0.15 % = 1.5 → 2.
+    assert places_paid(70, 15.0) == 11
+    assert places_paid(1000, 0.15) == 2
+    assert places_paid(20, 100) == 20

@@ -96,3 +96,38 @@ def test_seats_and_remainder_always_make_up_the_pool(seat_cents, whole_seats, pa
     assert sum(a.value for a in awards) == pool
     assert sum(1 for a in awards if a.seat) == seats
     assert [a.place for a in awards] == list(range(1, len(awards) + 1))
+
+
+def test_a_satellite_with_no_pool_awards_nothing():
+    assert satellite_prizes(D("0"), SEAT) == (0, D("0.00"))
+    assert satellite_awards(D("0"), SEAT) == []
+
+
+def test_a_chunk_must_be_a_positive_amount():
+    for chunk in (D("0"), D("-110")):
+        with pytest.raises(ValueError):
+            satellite_awards(D("6950"), SEAT, "CHUNKS", chunk=chunk)
+    # A chunk as large as the remainder pays it to one place: 6,950 = 6 seats + 350.
+    awards = satellite_awards(D("6950"), SEAT, "CHUNKS", chunk=D("350"))
+    assert [(a.place, a.kind, a.cash) for a in awards[6:]] == [(7, "CASH", D("350.00"))]
+
+
+@pytest.mark.parametrize(("pool", "seat"), [(D("-1"), SEAT), (D("6930.001"), SEAT), (D("6930"), D("1100.005")), (D("6930"), D("-1100"))])
+def test_a_pool_or_seat_that_is_not_money_is_refused(pool, seat):
+    with pytest.raises(ValueError):
+        satellite_prizes(pool, seat)
+
+
+@pytest.mark.parametrize(("entries", "total", "buy_in", "fee"), [(-1, "110", "100", "10"), (63, "110", "-100", "10"), (63, "110", "100", "-10")])
+def test_a_satellite_base_from_negative_entries_or_prices_is_refused(entries, total, buy_in, fee):
+    with pytest.raises(ValueError):
+        satellite_prize_base(entries, total, buy_in, fee)
+
+
+def test_a_satellite_base_counts_every_charge_of_an_entry():
+    # An entry of 115 (100 buy-in, 10 fee, 5 jackpot): 63 × 115 = 7,245 gross; an entry total
+    # of exactly buy-in + fee is allowed; no entries make no pool.
+    assert satellite_prize_base(63, "115", "100", "10") == D("7245.00")
+    assert satellite_prize_base(63, "110", "100", "10", base="GROSS") == D("6930.00")
+    assert satellite_prize_base(0, "110", "100", "10") == D("0.00")
+    assert satellite_prize_base(63, "110", "100", "10", base="NET") == D("6300.00")

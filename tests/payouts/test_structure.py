@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from payouts.pool import places_paid
-from payouts.structure import payout_band_places, payout_bands, payout_structure
+from payouts.structure import band_for, band_label, payout_band_places, payout_bands, payout_structure
 
 D = Decimal
 
@@ -168,3 +168,137 @@ def test_pay03_two_places_from_two_units_share_the_pool_evenly_rather_than_pay_s
     more than second without a unit to spare, so each gets one unit: never more for second."""
     prizes = payout_structure(10, D(10), D(1), rounding=D(5), min_cash_multiple=D(1))
     assert prizes == [D("5.00"), D("5.00")]
+
+
+# A venue's paper chart by field size: 10–20 entries pay three places, 21–50 five, 51 and more nine.
+CHART = [
+    {"from": 10, "to": 20, "percents": ["50", "30", "20"]},
+    {"from": 21, "to": 50, "percents": ["40", "25", "15", "12", "8"]},
+    {"from": 51, "to": None, "percents": ["30", "20", "13", "10", "8", "7", "5", "4", "3"]},
+]
+
+
+def test_a_venues_chart_pays_the_band_that_holds_the_field():
+    assert band_for(CHART, 9) is None  # too few for the chart
+    assert band_for(CHART, 10) is CHART[0]
+    assert band_for(CHART, 20) is CHART[0]
+    assert band_for(CHART, 21) is CHART[1]
+    assert band_for(CHART, 50) is CHART[1]
+    assert band_for(CHART, 51) is CHART[2]
+    assert band_for(CHART, 5000) is CHART[2]
+    assert band_for([{"from": 10, "percents": ["100"]}], 99) == {"from": 10, "percents": ["100"]}  # no "to": and more
+    assert band_for([{"from": 10, "to": 20, "percents": ["100"]}], 21) is None
+
+
+def test_a_charts_bands_read_as_the_chart_writes_them():
+    assert [band_label(b) for b in CHART] == ["10–20", "21–50", "51+"]
+    assert band_label({"from": 100}) == "100+"
+
+
+@pytest.mark.parametrize(
+    ("pool", "buy_in", "unit", "multiple"),
+    [
+        ("-5", "100", "5", "1.5"),
+        ("NaN", "100", "5", "1.5"),
+        ("100.001", "100", "5", "1.5"),
+        ("1000", "100", "0", "1.5"),
+        ("1000", "100", "0.001", "1.5"),
+        ("1000", "-100", "5", "1.5"),
+    ],
+)
+def test_a_table_from_a_pool_or_rounding_that_is_not_money_is_refused(pool, buy_in, unit, multiple):
+    with pytest.raises(ValueError):
+        payout_structure(100, D(pool), D(buy_in), rounding=D(unit), min_cash_multiple=D(multiple))
+
+
+def test_no_entries_pay_no_places():
+    assert payout_structure(0, D("0"), D("100")) == []
+
+
+# Tables worked by hand from the curve (module docstring): two places get weights 1 and
+# 2^−α with α = 1 + 0.5 / ln 3 = 1.45512, so 2nd place's share of what is above the min cash
+# is 0.364725 / 1.364725 = 0.267252.
+
+
+def test_two_places_from_10000_pay_7300_and_2700():
+    # 2,000 units of 5, min cash 1.5 × 100 = 30 units: 2nd = 30 + 0.267252 × 1,940 = 548.47
+    # units, floored to its nice step (2 % of it is 10.97: a step of 10) = 540 units = 2,700.
+    assert payout_structure(10, D("10000"), D("100")) == [D("7300.00"), D("2700.00")]
+
+
+def test_two_places_from_500_pay_335_and_165():
+    # 100 units, min cash 15: 2nd = 15 + 0.267252 × 70 = 33.71 units, a step of 1 (2 % is
+    # under one unit): 33 units = 165.
+    assert payout_structure(10, D("500"), D("50")) == [D("335.00"), D("165.00")]
+
+
+def test_two_places_from_4220_pay_3090_and_1130():
+    # 844 units, min cash 2: 2nd = 2 + 0.267252 × 840 = 226.49 units; 2 % is 4.53, a step of
+    # 2: 226 units = 1,130.
+    assert payout_structure(10, D("4220"), D("5")) == [D("3090.00"), D("1130.00")]
+
+
+def test_two_places_from_5130_pay_3755_and_1375():
+    # 1,026 units, min cash 2: 2nd = 2 + 0.267252 × 1,022 = 275.13 units; 2 % is 5.50, a step
+    # of 5: 275 units = 1,375.
+    assert payout_structure(10, D("5130"), D("5")) == [D("3755.00"), D("1375.00")]
+
+
+def test_four_places_from_130_in_tens_pay_70_30_20_10():
+    # 13 units of 10 for 4 places, min cash one unit. Nice steps would leave 2nd and 1st
+    # level, so each place is cut in whole units that leave one unit between neighbours:
+    # 70 / 30 / 20 / 10.
+    assert payout_structure(26, D("130"), D("5"), rounding=D("10")) == [D("70.00"), D("30.00"), D("20.00"), D("10.00")]
+
+
+def test_six_places_from_24_give_up_the_min_cash_to_pay_each_place_more_than_the_next():
+    # 24 units for 6 places: the min cash 7.50 is cut to 2 units, and even 2 units each
+    # leave 1st no more than 2nd (2nd 6, 1st 4). At one unit each: 9 / 5 / 4 / 3 / 2 / 1.
+    assert payout_structure(40, D("24"), D("5"), rounding=D("1")) == [D(n) for n in ("9.00", "5.00", "4.00", "3.00", "2.00", "1.00")]
+
+
+def test_the_houses_rounding_of_places_decides_the_tables_length():
+    # 63 × 15 % = 9.45 places: 9 by default, 10 rounded up.
+    assert len(payout_structure(63, D("6111"), D("100"))) == 9
+    assert len(payout_structure(63, D("6111"), D("100"), places_rounding="UP")) == 10
+
+
+def test_an_odd_part_over_half_a_unit_also_goes_to_first_place():
+    # 6,113 = 1,222 units of 5 and 3.00 over: never rounded up to a unit nobody has.
+    prizes = payout_structure(63, D("6113.00"), D("100"))
+    assert sum(prizes) == D("6113.00")
+    assert prizes[0] % 5 == D("3.00")
+    assert all(p % 5 == 0 for p in prizes[1:])
+
+
+def test_four_places_from_nine_units_tie_only_at_the_bottom():
+    # Four places each above the next need 4 + 3 + 2 + 1 = 10 units: with 9, every place gets
+    # its floored share of the curve (3.77 / 2.12 / 1.66 / 1.45 units) and 1st the rest: 5 / 2 / 1 / 1.
+    assert payout_structure(24, D("9"), D("1"), rounding=D("1"), min_cash_multiple=D("1")) == [D("5.00"), D("2.00"), D("1.00"), D("1.00")]
+
+
+# Small pools in units of 1 where the min cash cannot be afforded: the min cash is cut to one
+# unit so that places 1–9 each get at least one unit more than the next. Worked by hand: the
+# curve (min cash 3 units) less, for each of places 2–9, the units it must keep above the
+# places below it, pooled where it rises (a lower place may not get more), floored, and the
+# units added back.
+
+
+def test_nine_places_from_61_units_keep_each_place_above_the_next():
+    # Curve 17.32 / 9.16 / 6.76 / 5.65 / 5.02 / 4.62 / 4.34 / 4.14 / 3.99 less 7, 6, …, 0:
+    # 2nd 2.16 alone, 3rd–9th pooled at 1.93: 2 + 7 = 9, then 1 + 6 … 1 + 0; 1st the rest, 24.
+    prizes = payout_structure(57, D("61"), D("5"), rounding=D("1"))
+    assert prizes == [D(n) for n in ("24.00", "9.00", "7.00", "6.00", "5.00", "4.00", "3.00", "2.00", "1.00")]
+
+
+def test_eleven_places_from_66_units_pay_the_last_band_as_the_ninth_place():
+    # Places 10–11 are one band (curve 3.78). Everything from 2nd down pools at 2.19: 2 units
+    # each, plus 7, 6, …, 0 for places 2–9: 9 / 8 / … / 2, then 2 / 2; 1st the rest, 18.
+    prizes = payout_structure(70, D("66"), D("5"), rounding=D("1"))
+    assert prizes == [D(n) for n in ("18.00", "9.00", "8.00", "7.00", "6.00", "5.00", "4.00", "3.00", "2.00", "2.00", "2.00")]
+
+
+def test_eight_places_from_48_units_keep_each_place_above_the_next():
+    # Curve less 6, 5, …, 0 pools at 1.93 from 2nd down: 1 + 6 = 7, 6, …, 1; 1st the rest, 20.
+    prizes = payout_structure(50, D("48"), D("5"), rounding=D("1"))
+    assert prizes == [D(n) for n in ("20.00", "7.00", "6.00", "5.00", "4.00", "3.00", "2.00", "1.00")]

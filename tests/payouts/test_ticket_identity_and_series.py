@@ -3,11 +3,13 @@ redemption at the cashier checks the holder's identity (003 Allegato 1: «person
 cedibili», valid for IPT and EPT tournaments). A series ticket is redeemable for any one of its
 events, and only through the desk's admission check (``cashier.check_admission``)."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
-from payouts import services
+from payouts import selectors, services
 from payouts.models import Ticket
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
@@ -94,3 +96,25 @@ def test_pay11_only_the_director_issues_tickets_and_the_desk_reads_them(events, 
     assert client_for(cashier_user).post("/api/v1/payouts/tickets/", body, format="json").status_code == 403
     assert client_for(floor_user).get(f"/api/v1/payouts/tickets/?person={holder.pk}").status_code == 403
     assert client_for(cashier_user).get(f"/api/v1/payouts/tickets/?person={holder.pk}").status_code == 200
+
+
+def test_pay11_the_desk_lists_a_players_tickets_unused_first_with_the_events_each_is_good_for(make_tournament, make_person, actor, cashier_actor):
+    soon = timezone.now() + timedelta(days=1)
+    later = make_tournament(name="EPT National", start_at=soon + timedelta(days=2), buy_in=D("500"), fee=D("50"))
+    first = make_tournament(name="IPT Main", start_at=soon, buy_in=D("500"), fee=D("50"))
+    holder = make_person("Sara", "Conti")
+    used = services.issue_ticket(holder, value="550", actor=actor, target=first, description="IPT Main seat")
+    series = services.issue_ticket(holder, value="550", actor=actor, valid_events=[later, first], description="IPT/EPT ticket")
+    anywhere = services.issue_ticket(holder, value="110", actor=actor, description="House voucher")
+    entry = services.redeem_ticket(used, actor=cashier_actor, id_checked=True)
+
+    listed = selectors.tickets_of(holder)
+    # The two still to use first (in the order issued), the redeemed one last.
+    assert [t["id"] for t in listed] == [series.pk, anywhere.pk, used.pk]
+    assert listed[0]["events"] == [{"id": first.pk, "name": "IPT Main"}, {"id": later.pk, "name": "EPT National"}]  # by date
+    assert listed[0]["any_event"] is False and listed[0]["value"] == "550.00" and listed[0]["description"] == "IPT/EPT ticket"
+    assert listed[1]["events"] == [] and listed[1]["any_event"] is True and listed[1]["value"] == "110.00"
+    assert listed[2]["events"] == [{"id": first.pk, "name": "IPT Main"}] and listed[2]["any_event"] is False
+    assert listed[2]["status"] == Ticket.REDEEMED and listed[2]["redeemed_entry"] == entry.pk
+    assert listed[0]["holder"] == holder.pk and listed[0]["holder_name"] == "Sara Conti" and listed[0]["non_transferable"] is True
+    assert listed[0]["redeemed_entry"] is None and listed[0]["status"] == Ticket.ISSUED
