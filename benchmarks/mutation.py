@@ -120,7 +120,10 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
     if done.returncode not in (0, 1):
         raise SystemExit(f"{module}: mutmut stopped ({done.returncode}):\n{done.stderr[-3000:] or done.stdout[-3000:]}")
     subprocess.run([*mutmut, "export-cicd-stats"], cwd=where, env=env, capture_output=True, check=True)
-    stats = json.loads((where / "mutants" / "mutmut-cicd-stats.json").read_text())
+    written = where / "mutants" / "mutmut-cicd-stats.json"
+    # a module whose every function is decorated (a service's) has no mutant: mutmut writes nothing
+    nothing = dict.fromkeys(("total", "killed", "survived", "no_tests", "skipped", "timeout"), 0)
+    stats = json.loads(written.read_text()) if written.exists() else nothing
     listed = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True, check=True).stdout
     status = {
         name.strip(): said.strip() for name, _, said in (line.rpartition(":") for line in listed.splitlines()) if said.strip() in ("survived", "no tests")
