@@ -40,3 +40,30 @@ def test_a_draw_where_every_player_has_a_seat_given_by_hand_exchanges_nothing():
     draw = engine.draw_seats([1, 2, 3], capacity=9, rng=random.Random(3), apart=[(1, 2)], reserved={1: (1, 1), 2: (1, 5), 3: (1, 9)})
     assert draw.apart_swaps == 0
     assert {p: (t.number, s) for t in draw.tables for s, p in t.seats.items()} == {1: (1, 1), 2: (1, 5), 3: (1, 9)}
+
+
+class TicketsInOrder(random.Random):
+    """A draw whose tickets come out in table and seat order (no shuffle), so the exchanges that
+    keep pairs apart can be followed one by one."""
+
+    def shuffle(self, x):
+        pass
+
+
+def seats_of(draw):
+    return {p: (t.number, s) for t in draw.tables for s, p in t.seats.items()}
+
+
+def test_two_pairs_seated_together_take_two_exchanges_and_end_apart():
+    # Tickets in order: 1-4 at table 1, 5-8 at table 2; 1 and 2 together, 7 and 8 together.
+    draw = engine.draw_seats(range(1, 9), capacity=4, rng=TicketsInOrder(5), apart=[(1, 2), (7, 8)])
+    assert draw.apart_swaps == 2
+    assert seats_of(draw) == {5: (1, 1), 2: (1, 2), 7: (1, 3), 4: (1, 4), 1: (2, 1), 6: (2, 2), 3: (2, 3), 8: (2, 4)}
+
+
+def test_an_exchange_never_sends_a_player_to_another_partner():
+    # 1 must avoid 2 (at his table) and 6 (at the other): he cannot take 5's seat beside 6, so he
+    # takes 6's, and 6 comes to table 1.
+    draw = engine.draw_seats(range(1, 9), capacity=4, rng=TicketsInOrder(5), apart=[(1, 2), (1, 6)])
+    assert draw.apart_swaps == 1
+    assert seats_of(draw) == {6: (1, 1), 2: (1, 2), 3: (1, 3), 4: (1, 4), 5: (2, 1), 1: (2, 2), 7: (2, 3), 8: (2, 4)}
