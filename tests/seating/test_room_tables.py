@@ -7,7 +7,6 @@ from seating.engine import FreeTable, choose_tables, tables_needed
 def test_the_draw_opens_as_few_tables_as_the_players_need():
     assert [tables_needed(n, per_table=9) for n in (0, 1, 9, 10, 18, 19, 27)] == [0, 1, 1, 2, 2, 3, 3]
     assert tables_needed(12, per_table=6) == 2
-    assert tables_needed(-3, per_table=9) == 0
 
 
 def test_kept_tables_come_first_then_the_zone_then_the_house_order():
