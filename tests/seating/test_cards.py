@@ -51,3 +51,14 @@ def test_a_break_draw_deals_one_card_a_player_and_ranks_them_highest_first():
         cards = [engine.parse_card(c) for _, c in draw.card_order]
         assert sorted(p for p, _ in draw.card_order) == [1, 2, 3]
         assert len(set(cards)) == 3 and cards == sorted(cards, reverse=True), seed
+
+
+def test_one_deck_deals_a_card_to_52_players_and_refuses_a_53rd():
+    def tables(players):
+        return [engine.Table(1, 60, {s: s for s in range(1, players + 1)}, 1, 2), engine.Table(2, 60, {1: 999}, 1, 1)]
+
+    draw = draw_break(tables(52), 1, random.Random(1))
+    assert len(draw.card_order) == 52 and len({c for _, c in draw.card_order}) == 52
+    with pytest.raises(engine.SeatingError) as refused:
+        draw_break(tables(53), 1, random.Random(1))
+    assert refused.value.code == "too_many_players"
