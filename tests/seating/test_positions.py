@@ -2,7 +2,9 @@
 for its big blind (BAL-04), in the cases the floor meets at the edges: a table of one or two, a
 big blind posted twice, positions not known yet."""
 
-from seating.engine import Table, advance_hand, hands_until_big_blind, is_between_button_and_small_blind, next_hand_positions
+from random import Random
+
+from seating.engine import Table, advance_hand, draw_seats, hands_until_big_blind, is_between_button_and_small_blind, next_hand_positions
 
 
 def test_positions_are_unknown_until_the_floor_confirms_a_big_blind():
@@ -51,3 +53,20 @@ def test_a_big_blind_posted_twice_stays_on_its_seat_for_one_more_hand():
 def test_hands_until_the_big_blind_count_the_players_in_between():
     table = Table(1, 9, {2: "a", 4: "b", 6: "c", 9: "d"}, big_blind_seat=4, previous_big_blind_seat=2)
     assert [hands_until_big_blind(table, s) for s in (6, 7, 9, 1, 2, 4)] == [1, 2, 2, 3, 3, 4]
+
+
+def test_a_table_drawn_heads_up_starts_with_the_button_on_the_small_blind():
+    for seed in range(10):
+        draw = draw_seats(["a", "b"], capacity=9, rng=Random(seed))
+        (table,) = draw.tables
+        button = draw.buttons[1]
+        other = 5 if button == 1 else 1  # two players sit in seats 1 and 5
+        assert tuple(next_hand_positions(table)) == (button, button, other), seed
+
+
+def test_a_table_drawn_three_handed_starts_with_the_blinds_after_the_button():
+    after = {1: (4, 7), 4: (7, 1), 7: (1, 4)}  # three players sit in seats 1, 4 and 7
+    for seed in range(10):
+        draw = draw_seats(["a", "b", "c"], capacity=9, rng=Random(seed))
+        button = draw.buttons[1]
+        assert tuple(next_hand_positions(draw.tables[0])) == (button, *after[button]), seed
