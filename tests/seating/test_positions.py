@@ -61,6 +61,7 @@ def test_a_table_drawn_heads_up_starts_with_the_button_on_the_small_blind():
         (table,) = draw.tables
         button = draw.buttons[1]
         other = 5 if button == 1 else 1  # two players sit in seats 1 and 5
+        assert table.number == 1 and sorted(table.seats) == [1, 5]
         assert tuple(next_hand_positions(table)) == (button, button, other), seed
 
 
