@@ -71,3 +71,16 @@ def test_a_table_drawn_three_handed_starts_with_the_blinds_after_the_button():
         draw = draw_seats(["a", "b", "c"], capacity=9, rng=Random(seed))
         button = draw.buttons[1]
         assert tuple(next_hand_positions(draw.tables[0])) == (button, *after[button]), seed
+
+
+def test_a_third_player_sitting_between_the_button_and_the_small_blind_of_a_heads_up_table_waits():
+    table = Table(1, 9, {1: "a", 5: "b"}, big_blind_seat=5, previous_big_blind_seat=1)
+    assert is_between_button_and_small_blind(table, 3) is True
+    assert is_between_button_and_small_blind(table, 7) is False
+    # heads-up itself nobody waits, even in a seat of that arc
+    assert is_between_button_and_small_blind(Table(1, 9, {1: "a", 3: "b"}, big_blind_seat=5, previous_big_blind_seat=1), 3) is False
+
+
+def test_a_hand_completed_before_the_big_blind_is_known_changes_nothing():
+    after = advance_hand(Table(1, 9, {1: "a", 5: "b"}))
+    assert (after.big_blind_seat, after.previous_big_blind_seat, after.seats) == (None, None, {1: "a", 5: "b"})
