@@ -152,5 +152,6 @@ def _spread_seats(players: int, capacity: int) -> list[int]:
 
 
 def _clockwise_from(table: Table, seat: int) -> list[int]:
-    """The occupied seats clockwise after ``seat``."""
+    """The occupied seats clockwise after ``seat``: where balancing looks for the next mover when
+    the player due to move sits in a seat given by hand (SEAT-07), and a stud table's move by position."""
     return [s for step in range(1, table.capacity) if (s := (seat + step - 1) % table.capacity + 1) in table.seats]

@@ -149,3 +149,38 @@ def test_a_held_table_keeps_its_dealer_clk05():
     dealers = [DealerState(1, 11, 11, 30), DealerState(2, 12, 12, 30), DealerState(3, 13, 13, 30)]
     plan = plan_push([11, 12, 13], dealers, break_after=BREAK_AFTER, held={12})
     assert plan.by_table()[12] == 2 and plan.table_of(1) != 11 and plan.table_of(3) != 13
+
+
+def test_a_dealer_with_a_minute_of_break_left_stays_on_it():
+    dealers = [DealerState(1, 11, 11, 30), DealerState(2, None, 12, 0, 1), DealerState(3, None, 13, 0)]
+    plan = plan_push([11, 12], dealers, break_after=BREAK_AFTER)
+    assert sorted((a.dealer, a.kind) for a in plan.assignments) == [(1, DEAL), (2, BREAK), (3, DEAL)]
+
+
+def test_of_two_dealers_due_a_break_with_one_spare_the_longer_dealing_goes():
+    dealers = [DealerState(1, 11, 11, 130), DealerState(2, 12, 12, 150), DealerState(3, None, 13, 0)]
+    plan = plan_push([11, 12], dealers, break_after=BREAK_AFTER)
+    assert {a.dealer: a.kind for a in plan.assignments} == {1: DEAL, 2: BREAK, 3: DEAL}
+
+
+def test_a_dealer_due_a_break_deals_one_push_more_rather_than_a_table_dealt_twice():
+    # Table 11 only: dealer 1 dealt it last; dealer 2, due a break, dealt table 12 (now closed).
+    dealers = [DealerState(1, 11, 11, 30), DealerState(2, 12, 12, 130)]
+    plan = plan_push([11], dealers, break_after=BREAK_AFTER, grace=GRACE)
+    assert plan.by_table() == {11: 2} and {a.dealer: a.kind for a in plan.assignments} == {1: POOL, 2: DEAL}
+    # past the grace (two hours and a half dealt) his break waits no longer: 1 deals 11 again
+    dealers = [DealerState(1, 11, 11, 30), DealerState(2, 12, 12, 150)]
+    plan = plan_push([11], dealers, break_after=BREAK_AFTER, grace=GRACE)
+    assert plan.by_table() == {11: 1} and {a.dealer: a.kind for a in plan.assignments} == {1: DEAL, 2: BREAK}
+    # a stand-in who dealt that table last himself is no help: he goes on his break
+    dealers = [DealerState(1, 11, 11, 30), DealerState(2, None, 11, 130)]
+    plan = plan_push([11], dealers, break_after=BREAK_AFTER, grace=GRACE)
+    assert plan.by_table() == {11: 1} and {a.dealer: a.kind for a in plan.assignments} == {1: DEAL, 2: BREAK}
+
+
+def test_the_stand_in_takes_the_second_table_when_the_first_is_no_clash():
+    # Dealers 1 and 3 both dealt table 12 last; 3 moves on to 11, 1 would deal 12 again: dealer 2,
+    # due a break, takes 12 for one push more and 1 waits in the pool.
+    dealers = [DealerState(1, 12, 12, 30), DealerState(2, 13, 13, 130), DealerState(3, None, 12, 0)]
+    plan = plan_push([11, 12], dealers, break_after=BREAK_AFTER, grace=GRACE)
+    assert plan.by_table() == {11: 3, 12: 2} and {a.dealer: a.kind for a in plan.assignments} == {1: POOL, 2: DEAL, 3: DEAL}
