@@ -107,3 +107,134 @@ def test_eliminated_players_rank_by_bust_time():
 def test_a_bracket_needs_a_real_size():
     with pytest.raises(engine.FormatRuleError):
         engine.seeding_order(12)
+
+
+def test_the_smallest_bracket_that_holds_the_field_is_chosen():
+    assert [engine.bracket_size_for(n) for n in (2, 13, 16, 17, 32, 33, 64)] == [16, 16, 16, 32, 32, 64, 64]
+    assert engine.bracket_size_for(5, sizes=(16, 8)) == 8
+    with pytest.raises(engine.FormatRuleError) as refused:
+        engine.bracket_size_for(65)
+    assert refused.value.code == "too_many_players"
+    assert str(refused.value) == "65 players do not fit a bracket of 64"
+
+
+def test_a_bracket_refuses_a_field_it_cannot_pair():
+    for players, size, code, said in (
+        (list("ABCDE"), 4, "too_many_players", "5 players do not fit a bracket of 4"),
+        (["A"], 16, "too_few_players", "a bracket needs at least two players"),
+        (["A", "B", "A"], 4, "duplicate_player", "a player is drawn twice"),
+        (["A", "B"], 12, "bad_bracket_size", "a bracket has 2, 4, 8, 16, 32 or 64 places, not 12"),
+    ):
+        with pytest.raises(engine.FormatRuleError) as refused:
+            engine.first_round(players, size)
+        assert (refused.value.code, str(refused.value)) == (code, said)
+    assert engine.first_round(["A", "B"], 2) == [("A", "B")]
+    assert engine.first_round(list("ABCD"), 4) == [("A", "D"), ("B", "C")]
+    assert engine.seeding_order(2) == [1, 2]
+
+
+def test_the_seeded_players_head_the_draw_and_the_others_follow():
+    drawn = engine.bracket_order(["S1", "S2"], ["a", "b", "c"], random.Random(3))
+    assert drawn[:2] == ["S1", "S2"]
+    assert sorted(drawn[2:]) == ["a", "b", "c"]
+
+
+def test_a_match_is_won_at_two_games_and_the_winner_moves_on():
+    assert [engine.match_over(a, b) for a, b in ((2, 0), (1, 1), (1, 2), (0, 1))] == [True, False, True, False]
+    assert engine.match_over(2, 1, games_to_win=3) is False
+    assert engine.next_slot(1, 4) == (2, 2, "a")
+    assert engine.next_slot(2, 3) == (3, 1, "b")
+    assert [str(engine.loser_place(16, r)) for r in (1, 2, 3, 4)] == ["9", "5", "3", "2"]
+    assert [engine.rounds_in(s) for s in (2, 16, 64)] == [1, 4, 6]
+
+
+def test_a_replacement_may_sit_until_level_one_ends_plus_the_grace():
+    assert engine.replacement_deadline(T0, 12) == datetime(2026, 7, 9, 20, 17, tzinfo=UTC)
+    assert engine.replacement_deadline(T0, 12, grace_minutes=0) == datetime(2026, 7, 9, 20, 12, tzinfo=UTC)
+    assert engine.level_one_ends(T0, 20) == datetime(2026, 7, 9, 20, 20, tzinfo=UTC)
+
+
+def test_lateness_starts_at_a_whole_level():
+    assert engine.levels_late(T0, T0 - timedelta(minutes=3), 12) == 0
+    assert engine.levels_late(T0, T0, 12) == 0
+    assert engine.levels_late(T0, T0 + timedelta(minutes=12), 12) == 1
+    assert engine.levels_late(T0, T0 + timedelta(minutes=23, seconds=59), 12) == 1
+
+
+def test_the_match_clock_shows_the_level_the_blinds_and_the_time_left():
+    def shown(after):
+        clock = engine.match_level(T0, T0 + after, 10)
+        return clock["level"], clock["small_blind"], clock["big_blind"], clock["seconds_left"], clock["capped"]
+
+    assert shown(timedelta(minutes=-1)) == (1, 100, 100, 600, False)
+    assert shown(timedelta(0)) == (1, 100, 100, 600, False)
+    assert shown(timedelta(minutes=10, seconds=5)) == (2, 100, 200, 595, False)
+    assert shown(timedelta(minutes=25, milliseconds=400)) == (3, 100, 300, 300, False)
+    assert shown(timedelta(minutes=69, seconds=59)) == (7, 400, 800, 1, False)
+    assert shown(timedelta(minutes=70)) == (8, 500, 1000, None, True)
+    short = engine.match_level(T0, T0 + timedelta(minutes=15), 10, levels=((25, 50), (50, 100), (75, 150)))
+    assert (short["level"], short["small_blind"], short["big_blind"], short["seconds_left"], short["capped"]) == (2, 50, 100, 300, False)
+
+
+def test_a_newcomer_asking_as_level_one_starts_is_still_early():
+    start = T0 + timedelta(hours=2)
+    assert engine.seat_request_priority("NEW", start, start, None) == (0, start, start)
+    asked = T0 + timedelta(minutes=40)
+    assert engine.seat_request_priority("RETURNING", asked, start, None) == (1, asked, asked)
+    assert engine.seat_request_priority("NEW", start + timedelta(seconds=1), start, None)[0] == 2
+
+
+def test_chip_ranking_refuses_what_it_cannot_rank_and_starts_where_asked():
+    for stacks, kwargs, code, said in (
+        ([("a", 1)], {"tie": "COIN"}, "bad_tie_rule", "unknown tie rule 'COIN'"),
+        ([("a", -1)], {}, "bad_chips", "a stack cannot be negative"),
+        ([("a", 5), ("b", 5)], {"tie": engine.DRAW}, "rng_required", "a draw needs a random source"),
+    ):
+        with pytest.raises(engine.FormatRuleError) as refused:
+            engine.rank_by_chips(stacks, **kwargs)
+        assert (refused.value.code, str(refused.value)) == (code, said)
+    ranked = engine.rank_by_chips([("a", "0"), ("b", "700"), ("c", 300)], first_place=5)
+    assert [(p.player, p.place, p.shared_with) for p in ranked] == [("b", 5, 1), ("c", 6, 1), ("a", 7, 1)]
+    alone = engine.rank_by_chips([("a", 5), ("b", 3)], tie=engine.DRAW)
+    assert [(p.player, p.place, p.shared_with) for p in alone] == [("a", 1, 1), ("b", 2, 1)]
+    drawn = engine.rank_by_chips([("a", 500), ("c", 500), ("d", 100)], tie=engine.DRAW, rng=random.Random(1))
+    assert sorted((p.place, p.shared_with) for p in drawn) == [(1, 1), (2, 1), (3, 1)]
+    assert drawn[2].player == "d"
+
+
+def test_chip_leader_prizes_by_draw_few_bags_and_a_custom_list():
+    drawn = engine.chip_leader_prizes([("a", 5), ("b", 5), ("c", 1)], tie=engine.DRAW, rng=random.Random(2))
+    assert sorted((p.rank, p.amount, p.shared_with) for p in drawn) == [(1, Decimal("2000"), 1), (2, Decimal("1000"), 1), (3, Decimal("500"), 1)]
+    assert {p.player for p in drawn[:2]} == {"a", "b"}
+    two = engine.chip_leader_prizes([("a", 800), ("b", 1200)])
+    assert [(p.player, p.rank, p.chips, p.amount) for p in two] == [("b", 1, 1200, Decimal("2000")), ("a", 2, 800, Decimal("1000"))]
+    three_way = engine.chip_leader_prizes([("a", 5), ("b", 5), ("c", 5), ("d", 1)], prizes=("100",))
+    assert [(p.player, p.amount, p.shared_with) for p in three_way] == [("a", Decimal("33.34"), 3), ("b", Decimal("33.33"), 3), ("c", Decimal("33.33"), 3)]
+    nothing_for_second = engine.chip_leader_prizes([("a", 9), ("b", 5)], prizes=("300", "0"))
+    assert [(p.player, p.amount) for p in nothing_for_second] == [("a", Decimal("300"))]
+
+
+def test_a_day2_bag_needs_a_known_rule_and_a_bag():
+    for bags, rule, code, said in (
+        ([engine.FlightBag(0, "1A", 100)], "BIGGEST", "bad_flight_stack_rule", "unknown rule 'BIGGEST'"),
+        ([], engine.BEST, "no_bag", "the player has no bag"),
+    ):
+        with pytest.raises(engine.FormatRuleError) as refused:
+            engine.day2_bag(bags, rule)
+        assert (refused.value.code, str(refused.value)) == (code, said)
+    bags = [engine.FlightBag(3, "1D", 20000), engine.FlightBag(1, "1B", 15000), engine.FlightBag(2, "1C", 60000)]
+    assert engine.day2_bag(bags).bag == "1C"
+    assert engine.day2_bag(bags, engine.FIRST).bag == "1B"
+
+
+def test_a_series_may_set_its_own_daily_prices():
+    assert [str(v) for v in engine.daily_price(4)] == ["200.00", "20.00"]
+    assert [str(v) for v in engine.daily_price("6")] == ["80.00", "20.00"]
+    own = {"2": ("30", "5"), "0": ("45", "15")}
+    assert [str(v) for v in engine.daily_price(2, own)] == ["30.00", "5.00"]
+    assert engine.daily_price(4, own) is None
+
+
+def test_a_refusal_without_words_shows_its_code():
+    assert str(engine.FormatRuleError("no_bag")) == "no_bag"
+    assert engine.FormatRuleError("no_bag", "the player has no bag").code == "no_bag"

@@ -265,3 +265,110 @@ def reachable_values(chip_set):
     for denomination, count in chip_set.items():
         values = {v + k * denomination for v in values for k in range(count + 1)}
     return values
+
+
+# ---------------------------------------------------------------- what the floor reads
+
+
+def test_a_refused_seat_is_named_to_the_floor():
+    from tournaments.floor.services import chip_race_refusal
+
+    for player in (RacePlayer(4, 150, 0), RacePlayer(4, 30, 100), RacePlayer(4, 0, 0), RacePlayer(4, -25, 100), RacePlayer(4, 25.0, 100)):
+        with pytest.raises(ChipRaceError) as info:
+            chiprace.race([RacePlayer(1, 25, 100), player], **T25_TO_T100)
+        assert info.value.params == {"seat": 4}
+        assert chip_race_refusal(info.value).startswith("Seat 4: its chips cannot be raced as entered")
+
+
+def test_the_denominations_and_the_settings_of_a_race_are_checked():
+    table = [RacePlayer(1, 25, 100), RacePlayer(2, 50, 100)]
+    refused("bad_denomination", chiprace.race, table, removed_denomination=0, new_denomination=100)
+    refused("bad_denomination", chiprace.race, table, removed_denomination=True, new_denomination=100)
+    refused("bad_denomination", chiprace.race, table, removed_denomination=25, new_denomination=25)
+    refused("bad_denomination", chiprace.race, table, **T25_TO_T100, lowest_denomination_in_play=0)
+    refused("bad_player", chiprace.race, [RacePlayer(0, 25, 100)], **T25_TO_T100)
+    refused("bad_player", chiprace.race, [RacePlayer(True, 25, 100)], **T25_TO_T100)
+    refused("bad_player", chiprace.race, [RacePlayer(1, 25, -100)], **T25_TO_T100)
+    refused("bad_setting", chiprace.race, table, **T25_TO_T100, tie="HIGHEST_SEAT")
+    refused("bad_setting", chiprace.race, table, **T25_TO_T100, start="DEALER")
+    refused("bad_setting", chiprace.race, table, **T25_TO_T100, start=LAST_HAND_SB, last_hand_small_blind_seat=0)
+    refused("bad_setting", chiprace.race_chip_count, 150, 100, "CEIL")
+    assert [chiprace.race_chip_count(v, 100, ROUND_HALF_UP) for v in (49, 50, 149, 150)] == [0, 1, 1, 2]
+    assert [chiprace.race_chip_count(v, 100, FLOOR) for v in (99, 100, 175)] == [0, 1, 1]
+
+
+def test_an_exchange_needs_whole_chips_and_a_real_denomination():
+    refused("bad_player", chiprace.exchange, -25, 100)
+    refused("bad_player", chiprace.exchange, 25.0, 100)
+    refused("bad_denomination", chiprace.exchange, 100, 0)
+    refused("bad_denomination", chiprace.exchange, 100, 100.0)
+    assert chiprace.exchange(125, 1) == (125, 0)
+
+
+def test_the_deal_log_shows_each_round_its_cards_and_its_winner():
+    result = chiprace.race(
+        scenario_30_table(),
+        **T25_TO_T100,
+        conversion=FLOOR,
+        tie=FIRST_DEALT,
+        cards=[{1: "10h", 4: " as ", 7: "2C", 9: "3D"}, {1: "9H", 7: "9S", 9: "4D"}],
+    )
+    assert result.rounds == [
+        {"round": 1, "order": [1, 4, 7, 9], "cards": {1: "TH", 4: "AS", 7: "2C", 9: "3D"}, "winners": [4], "no_cards_needed": False},
+        {"round": 2, "order": [7, 9, 1], "cards": {7: "9S", 9: "4D", 1: "9H"}, "winners": [7], "no_cards_needed": False},
+    ]
+    assert (result.start_seat, result.new_denomination, result.rescue_chip_value) == (1, 100, 100)
+    assert result.final_stacks == {1: 4000, 3: 6500, 4: 2400, 7: 1000, 9: 12000}
+
+
+def test_a_race_from_the_last_small_blind_past_the_last_seat_starts_at_the_first():
+    result = chiprace.race(
+        scenario_30_table(),
+        **T25_TO_T100,
+        conversion=FLOOR,
+        start=LAST_HAND_SB,
+        last_hand_small_blind_seat=10,
+        tie=FIRST_DEALT,
+        cards=[{1: "2H", 4: "3S", 7: "2C", 9: "AD"}, {1: "4D", 4: "9H", 7: "9S"}],
+    )
+    assert [r["order"] for r in result.rounds] == [[1, 4, 7, 9], [1, 4, 7]]
+    assert (result.winners, result.start_seat) == ([9, 4], 10)
+
+
+def test_cards_for_more_rounds_than_were_dealt_are_refused():
+    table = scenario_30_table()
+    cards = [{1: "AH", 4: "KS", 7: "2C", 9: "3D"}, {4: "9H", 7: "9S", 9: "4D"}, {4: "8H", 7: "8S"}]
+    with pytest.raises(ChipRaceError) as info:
+        chiprace.race(table, **T25_TO_T100, conversion=FLOOR, cards=cards)
+    assert info.value.code == "bad_cards"
+    refused("bad_cards", chiprace.race, table, **T25_TO_T100, conversion=FLOOR, cards=[{1: 14, 4: "KS", 7: "2C", 9: "3D"}, {4: "9H", 7: "9S", 9: "4D"}])
+    refused("bad_cards", chiprace.race, table, **T25_TO_T100, conversion=FLOOR, cards=[{1: "1H", 4: "KS", 7: "2C", 9: "3D"}, {4: "9H", 7: "9S", 9: "4D"}])
+
+
+def test_a_recorded_race_keeps_its_winners_and_its_discard():
+    result = chiprace.race_from_result(scenario_30_table(), [9, 1], **T25_TO_T100, conversion=FLOOR)
+    assert result.awarded == {9: 100, 1: 100}
+    assert (result.race_chips, result.discarded_value, result.added_value, result.total_odd_value) == (2, 25, 0, 225)
+    assert result.final_stacks == {1: 4100, 3: 6500, 4: 2300, 7: 900, 9: 12100}
+    assert (result.rounds, result.start_seat, result.raced_out_rescued) == ([], None, [])
+    rescued = chiprace.race_from_result([RacePlayer(1, 25, 0), RacePlayer(2, 25, 3000)], [], **T25_TO_T100, conversion=FLOOR, lowest_denomination_in_play=50)
+    assert (rescued.final_stacks, rescued.added_value, rescued.discarded_value) == ({1: 50, 2: 3000}, 50, 50)
+
+
+def test_colour_up_and_stack_planning_refuse_impossible_chip_sets():
+    refused("bad_denomination", chiprace.color_up_suggestion, [], 100)
+    refused("bad_denomination", chiprace.color_up_suggestion, [0, 100], 100)
+    refused("bad_denomination", chiprace.color_up_suggestion, [25.0, 100], 100)
+    assert chiprace.color_up_suggestion([100, 25, 25, 500], 100, ante=0, big_blind=200) == [25]
+    assert chiprace.color_up_suggestion([25, 100, 500], 100, ante=25, big_blind=200) == []
+    refused("bad_chip_set", chiprace.make_up_stack, 0, {25: 10})
+    refused("bad_chip_set", chiprace.make_up_stack, 1000.0, {25: 10})
+    refused("bad_chip_set", chiprace.make_up_stack, 1000, {0: 10})
+    refused("bad_chip_set", chiprace.make_up_stack, 1000, {100: -1})
+    refused("bad_chip_set", chiprace.make_up_stack, 1000, {100: 2.0})
+    assert chiprace.make_up_stack(1000, {100: 0, 500: 0}) is None
+    assert chiprace.make_up_stack(1000, {100: 10}) == {100: 10}
+    assert chiprace.make_up_stack(600, {100: 5, 500: 1}) == {100: 1, 500: 1}
+    refused("bad_chip_set", chiprace.chips_needed, -1, {25: 8})
+    assert chiprace.chips_needed(0, {100: 8, 25: 4}) == {25: 0, 100: 0}
+    assert chiprace.stack_value({25: 8, 100: 18, 500: 6}) == 5000
