@@ -205,6 +205,14 @@ def _handshakes(port, name, ca_file) -> bool:
 
 @pytest.mark.processes
 @pytest.mark.django_db(transaction=True)
+def _accepts(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
 def test_a_room_launcher_serves_https_with_the_rooms_authority_and_renews_its_certificate(tmp_path, settings):
     var = tmp_path / "var"
     env = {k: v for k, v in database_env().items() if k not in LAN_ENV}
@@ -240,7 +248,9 @@ def test_a_room_launcher_serves_https_with_the_rooms_authority_and_renews_its_ce
                 start_new_session=True,
             )
 
-    proc = start_listening(start, "the room's web server", lambda proc, port: ca_file.exists() and _handshakes(ports["https"], "tdm.sala", ca_file))
+    # ready when both doors are: the HTTPS one shakes hands, the plain one (its redirect) accepts
+    ready = lambda proc, port: ca_file.exists() and _handshakes(ports["https"], "tdm.sala", ca_file) and _accepts(ports["plain"])  # noqa: E731
+    proc = start_listening(start, "the room's web server", ready)
     try:
         plain, secure = ports["plain"], ports["https"]
         cert = served_certificate(secure, "tdm.sala", ca_file)
