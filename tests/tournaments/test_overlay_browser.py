@@ -164,14 +164,12 @@ def test_a_reloaded_overlay_shows_the_lobby_tvs_clock_to_the_second(browser_page
     open_overlay(page, screen)
     page.reload()  # OBS's "refresh when active"
     expect(page.locator("#clock")).not_to_have_text("--:--")
-    # both count from the level's end as an absolute time against the server's clock: read at the
-    # same moment they agree. Each page ticks at its own fraction of a second, so a reading may
-    # fall between one page's tick and the other's: it is read again, a tenth of a second apart,
-    # for up to three seconds.
+    # both count from the level's end as an absolute time against the server's clock. Each page
+    # ticks at its own fraction of a second: when the one not yet ticked (its reading the higher)
+    # reaches the other's reading, the other still shows it (a clock a second late would find the
+    # other already a second further)
     read = "() => document.getElementById('clock').textContent"
-    for _ in range(30):
-        a, b, a2 = tv.evaluate(read), page.evaluate(read), tv.evaluate(read)
-        if a == a2 == b:
-            break
-        page.wait_for_timeout(100)
-    assert a == a2 == b and a.startswith("12:4"), (a, b, a2)
+    a, b = tv.evaluate(read), page.evaluate(read)
+    (behind, ahead), shown = ((tv, page), b) if a > b else ((page, tv), a)
+    behind.wait_for_function("(v) => document.getElementById('clock').textContent === v", arg=shown, timeout=3000)
+    assert ahead.evaluate(read) == shown and shown.startswith("12:4"), (a, b, shown)
