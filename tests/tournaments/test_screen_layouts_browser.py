@@ -108,7 +108,6 @@ def test_the_director_builds_a_layout_and_the_tv_shows_it(browser_page, director
     page.click("#new-layout button")
     expect(page.locator("#layout-title")).to_have_text("Serata TV")
     stage = page.locator("#stage")
-    cell = stage.bounding_box()["width"] / layouts.GRID
 
     # the mouse: the clock, two cells narrower, two cells to the right (clear of the figures on
     # its right: a block may not cover another), the name's corner four cells to the left
@@ -119,12 +118,16 @@ def test_the_director_builds_a_layout_and_the_tv_shows_it(browser_page, director
     page.keyboard.press("Shift+ArrowLeft")
     page.keyboard.press("Shift+ArrowLeft")
     expect(page.locator("#f-w")).to_have_value("15")
+    # a cell measured now, with the block's panel drawn beside the stage: measured on arrival, a
+    # loaded machine could read the stage before the panel took its part of the width
+    cell = stage.bounding_box()["width"] / layouts.GRID
     box = clock.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2 + 2 * cell, box["y"] + box["height"] / 2, steps=8)
     page.mouse.up()
     expect(page.locator("#f-x")).to_have_value("3")  # the third column: counted from 1, as the block says
+    cell = stage.bounding_box()["width"] / layouts.GRID
     handle = page.locator('.eblock[data-index="0"] .handle').bounding_box()
     page.mouse.move(handle["x"] + 4, handle["y"] + 4)
     page.mouse.down()
