@@ -97,7 +97,8 @@ def config(module: str, tests: list[str], children: int) -> str:
     lines += ["only_mutate=", f"    {module}"]
     lines += ["also_copy=", *[f"    {p}" for p in ("manage.py", "pytest.ini", "templates", "static", "locale", "docs", "README.md")]]
     # -x: one failure kills the mutant; browser and process tests check pages and processes.
-    lines += ["pytest_add_cli_args=", "    -p", "    no:xdist", "    -x", "    -q", "    -m", "    not browser and not processes"]
+    # tests.mutation_db: a test database of each run's own, copied from one migrated once
+    lines += ["pytest_add_cli_args=", "    -p", "    no:xdist", "    -p", "    tests.mutation_db", "    -x", "    -q", "    -m", "    not browser and not processes"]
     lines += ["pytest_add_cli_args_test_selection=", *[f"    {t}" for t in tests]]
     lines += [f"max_children={children}"]
     return "\n".join(lines) + "\n"
@@ -108,6 +109,9 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
     where.mkdir(parents=True, exist_ok=True)
     copy_checkout(where)
     (where / "setup.cfg").write_text(config(module, tests, children))
+    # the test databases of the last run: the template is migrated again, from this checkout's migrations
+    for stale in (where / "mutants" / "var").glob("test-mutation*"):
+        stale.unlink()
     venv = where / ".venv"
     if not venv.exists():
         venv.symlink_to(ROOT / ".venv")
