@@ -131,9 +131,11 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
     nothing = dict.fromkeys(("total", "killed", "survived", "no_tests", "skipped", "timeout"), 0)
     stats = json.loads(written.read_text()) if written.exists() else nothing
     listed = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True, check=True).stdout
-    status = {
-        name.strip(): said.strip() for name, _, said in (line.rpartition(":") for line in listed.splitlines()) if said.strip() in ("survived", "no tests")
-    }
+    said_of = {name.strip(): said.strip() for name, _, said in (line.rpartition(":") for line in listed.splitlines())}
+    status = {name: said for name, said in said_of.items() if said in ("survived", "no tests")}
+    # mutmut stops before trying any mutant when no named test calls the module: every one of
+    # them is then "not checked", which is no tests
+    unreached = sum(1 for said in said_of.values() if said == "not checked")
     survivors = list(status)
     same = equivalents()
     equivalent = [m for m in survivors if m in same]
@@ -150,7 +152,7 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
         "mutants": stats["total"],
         "killed": killed,
         "survived": stats["survived"] - sum(1 for m in equivalent if status[m] == "survived"),
-        "no_tests": stats["no_tests"] - sum(1 for m in equivalent if status[m] == "no tests"),
+        "no_tests": stats["no_tests"] + unreached - sum(1 for m in equivalent if status[m] == "no tests"),
         "equivalent": len(equivalent),
         "rate": killed / judged if judged else 1.0,
         "wall": wall,
