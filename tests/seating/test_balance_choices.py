@@ -170,3 +170,49 @@ def test_bal04_same_relative_position_with_the_movers_big_blind_unknown_aims_at_
     (move,) = plan_balance(tables, dest_rule="SAME_RELATIVE_POSITION")
     assert slip(move) == ("T1S9", 1, 9, 2, 3, False, False)
     assert "(nearest to the old position: big blind in 1 hand)" in words(move)
+
+
+def test_bal04_a_seat_before_the_small_blind_waits_for_the_button_and_the_slip_says_so():
+    tables = [full(1, 10, bb=4, prev=3), with_open(2, [2, 10], bb=3, prev=1, locked_seats={10})]
+    (move,) = plan_balance(tables)
+    assert slip(move) == ("T1S5", 1, 5, 2, 2, True, False)
+    assert words(move) == (
+        "next big blind at table 1 (seat 5); seat 2 at table 2 posts the big blind in 8 hands; it lies between the button "
+        "and the small blind, so the player waits for the button (no other open seat) (balancing: table 1 had 10 players, table 2 had 8)"
+    )
+
+
+def test_bal04_every_house_rule_for_the_seat_passes_over_a_seat_that_waits_for_the_button():
+    # Table 2: button 1, small blind 3; seat 2 waits, seat 10 does not.
+    tables = [full(1, 10, bb=4, prev=3), with_open(2, [2, 10], bb=3, prev=1)]
+    (move,) = plan_balance(tables, mover_rule="CURRENT_BB", dest_rule="SAME_RELATIVE_POSITION")
+    assert slip(move) == ("T1S4", 1, 4, 2, 10, False, False)
+    (move,) = plan_balance(tables, dest_rule="NEAREST_BB")
+    assert slip(move) == ("T1S5", 1, 5, 2, 10, False, False)
+
+
+def test_bal04_nearest_bb_measures_both_ways_round_the_table():
+    # Table 2's next big blind is seat 3: seat 4 is one seat away, seat 7 four.
+    (move,) = plan_balance([full(1, 10, bb=4, prev=3), with_open(2, [4, 7], bb=2, prev=1)], dest_rule="NEAREST_BB")
+    assert slip(move) == ("T1S5", 1, 5, 2, 4, False, False)
+
+
+def test_bal04_single_bb_with_nearest_or_same_position_prefers_the_sooner_big_blind_on_a_tie():
+    # Nearest: seats 2 (vacated) and 4 are both one seat from the coming big blind (3).
+    (move,) = plan_balance([full(1, 10, bb=4, prev=3), with_open(2, [2, 4], bb=2, prev=1)], dest_rule="NEAREST_BB", vacated_bb_seat="SINGLE_BB")
+    assert slip(move) == ("T1S5", 1, 5, 2, 2, False, True)
+    # Same position: T1S6 moves (T1S5 sits by hand), 2 hands from the big blind; seat 2 is 1, seat 5 is 3.
+    tables = [full(1, 10, bb=4, prev=3), with_open(2, [2, 5], bb=2, prev=1)]
+    (move,) = plan_balance(tables, dest_rule="SAME_RELATIVE_POSITION", vacated_bb_seat="SINGLE_BB", fixed={"T1S5"})
+    assert slip(move) == ("T1S6", 1, 6, 2, 2, False, True)
+
+
+def test_bal04_waiting_for_the_button_counts_the_mover_among_the_players():
+    # Two players at table 2: with the mover three, so seat 2 (before the small blind) waits.
+    tables = [table(1, 10, [1, 2, 3, 4], bb=2, prev=1), table(2, 10, [1, 5], bb=5, prev=1, locked_seats=frozenset({3, 4, 6, 7, 8, 9, 10}))]
+    (move,) = plan_balance(tables)
+    assert slip(move) == ("T1S3", 1, 3, 2, 2, True, False)
+    # One player at table 2: with the mover two, heads-up, and nobody waits for the button.
+    tables = [table(1, 10, [1, 2, 3], bb=2, prev=1), table(2, 10, [5], bb=5, prev=4, locked_seats=frozenset({1, 2, 3, 6, 7, 8, 9, 10}))]
+    (move,) = plan_balance(tables)
+    assert slip(move) == ("T1S3", 1, 3, 2, 4, False, False)
