@@ -212,7 +212,7 @@ def test_bal04_waiting_for_the_button_counts_the_mover_among_the_players():
     tables = [table(1, 10, [1, 2, 3, 4], bb=2, prev=1), table(2, 10, [1, 5], bb=5, prev=1, locked_seats=frozenset({3, 4, 6, 7, 8, 9, 10}))]
     (move,) = plan_balance(tables)
     assert slip(move) == ("T1S3", 1, 3, 2, 2, True, False)
-    # One player at table 2: with the mover two, heads-up, and nobody waits for the button.
-    tables = [table(1, 10, [1, 2, 3], bb=2, prev=1), table(2, 10, [5], bb=5, prev=4, locked_seats=frozenset({1, 2, 3, 6, 7, 8, 9, 10}))]
+    # One player at table 2 (button 2, big blind 5): with the mover two, heads-up: seat 3 does not wait.
+    tables = [table(1, 10, [1, 2, 3], bb=2, prev=1), table(2, 10, [5], bb=5, prev=2, locked_seats=frozenset({1, 2, 4, 6, 7, 8, 9, 10}))]
     (move,) = plan_balance(tables)
-    assert slip(move) == ("T1S3", 1, 3, 2, 4, False, False)
+    assert slip(move) == ("T1S3", 1, 3, 2, 3, False, False)
