@@ -98,7 +98,17 @@ def config(module: str, tests: list[str], children: int) -> str:
     lines += ["also_copy=", *[f"    {p}" for p in ("manage.py", "pytest.ini", "templates", "static", "locale", "docs", "README.md")]]
     # -x: one failure kills the mutant; browser and process tests check pages and processes.
     # tests.mutation_db: a test database of each run's own, copied from one migrated once
-    lines += ["pytest_add_cli_args=", "    -p", "    no:xdist", "    -p", "    tests.mutation_db", "    -x", "    -q", "    -m", "    not browser and not processes"]
+    lines += [
+        "pytest_add_cli_args=",
+        "    -p",
+        "    no:xdist",
+        "    -p",
+        "    tests.mutation_db",
+        "    -x",
+        "    -q",
+        "    -m",
+        "    not browser and not processes",
+    ]
     lines += ["pytest_add_cli_args_test_selection=", *[f"    {t}" for t in tests]]
     # a mutant that makes a loop endless is stopped after 3 × its tests' time, plus 5 s for pytest
     # and the database to start (mutmut's default, 15 × and 1 s, waits minutes on each)
