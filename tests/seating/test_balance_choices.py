@@ -14,18 +14,7 @@ from django.utils import translation
 from seating.engine import SeatingError, Table, plan_balance
 from seating.labels import reason_text
 
-
-def table(number, capacity, occupied, bb=None, prev=None, **extra) -> Table:
-    """A table whose players are named after their seat: "T2S7" sits at table 2, seat 7."""
-    return Table(number, capacity, {s: f"T{number}S{s}" for s in occupied}, big_blind_seat=bb, previous_big_blind_seat=prev, **extra)
-
-
-def full(number, capacity=10, bb=None, prev=None, **extra) -> Table:
-    return table(number, capacity, range(1, capacity + 1), bb, prev, **extra)
-
-
-def with_open(number, open_seats, capacity=10, bb=None, prev=None, **extra) -> Table:
-    return table(number, capacity, [s for s in range(1, capacity + 1) if s not in set(open_seats)], bb, prev, **extra)
+from .test_engine import full, table, with_open
 
 
 def slip(move) -> tuple:

@@ -70,17 +70,17 @@ def test_bal08_a_stored_reason_with_malformed_parameters_keeps_its_code(params):
 # --- refusals: a code for the API, a sentence for the director ------------------------------
 
 
-def _refusal(call, *args, **kwargs) -> tuple[str, str]:
+def refusal(call, *args, **kwargs) -> tuple[str, str]:
     with pytest.raises(SeatingError) as info:
         call(*args, **kwargs)
     return info.value.code, str(info.value)
 
 
 def test_pos01_a_table_refuses_a_bad_capacity_a_seat_outside_it_and_a_player_twice():
-    assert _refusal(Table, 1, 0, {}) == ("bad_capacity", "table 1: capacity must be positive")
-    assert _refusal(Table, 2, 9, {10: "a"}) == ("bad_seat", "table 2: a seat is not in 1..9")
-    assert _refusal(Table, 2, 9, {0: "a", 5: "b"}) == ("bad_seat", "table 2: a seat is not in 1..9")
-    assert _refusal(Table, 3, 9, {1: "a", 2: "a"}) == ("duplicate_player", "table 3: a player sits twice")
+    assert refusal(Table, 1, 0, {}) == ("bad_capacity", "table 1: capacity must be positive")
+    assert refusal(Table, 2, 9, {10: "a"}) == ("bad_seat", "table 2: a seat is not in 1..9")
+    assert refusal(Table, 2, 9, {0: "a", 5: "b"}) == ("bad_seat", "table 2: a seat is not in 1..9")
+    assert refusal(Table, 3, 9, {1: "a", 2: "a"}) == ("duplicate_player", "table 3: a player sits twice")
     heads_up_seat = Table(4, 1, {1: "solo"})  # one seat is a capacity
     assert heads_up_seat.player_count == 1
     assert heads_up_seat.is_full
@@ -88,7 +88,7 @@ def test_pos01_a_table_refuses_a_bad_capacity_a_seat_outside_it_and_a_player_twi
 
 def test_bal03_an_unknown_setting_is_refused_with_the_allowed_values():
     tables = [Table(1, 9, {1: "a"}), Table(2, 9, {})]
-    assert _refusal(plan_balance, tables, mover_rule="NEXT_HAND") == (
+    assert refusal(plan_balance, tables, mover_rule="NEXT_HAND") == (
         "unknown_setting",
         "mover_rule must be one of NEXT_BB, CURRENT_BB, BUTTON_CASH, STUD_POSITION, not 'NEXT_HAND'",
     )
@@ -98,22 +98,22 @@ def test_bal08_moves_that_do_not_fit_the_tables_are_refused_with_code_and_messag
     one = Table(1, 9, {1: "a", 2: "b", 3: "c"})
     two = Table(2, 9, {3: "d"}, locked_seats=frozenset({5}))
     tables = [one, two]
-    assert _refusal(apply_moves, [one, Table(1, 9, {})], [Move("a", 1, 1, 1, 4, "")]) == (
+    assert refusal(apply_moves, [one, Table(1, 9, {})], [Move("a", 1, 1, 1, 4, "")]) == (
         "duplicate_table",
         "a table number appears twice",
     )
-    assert _refusal(apply_moves, tables, [Move("a", 7, 1, 2, 4, "")]) == ("unknown_table", "table 7 does not exist")
-    assert _refusal(apply_moves, tables, [Move("a", 1, 2, 2, 4, "")]) == (
+    assert refusal(apply_moves, tables, [Move("a", 7, 1, 2, 4, "")]) == ("unknown_table", "table 7 does not exist")
+    assert refusal(apply_moves, tables, [Move("a", 1, 2, 2, 4, "")]) == (
         "player_not_at_seat",
         "a is not in seat 2 at table 1",
     )
-    assert _refusal(apply_moves, tables, [Move("a", 1, 6, 2, 4, "")]) == (
+    assert refusal(apply_moves, tables, [Move("a", 1, 6, 2, 4, "")]) == (
         "player_not_at_seat",
         "a is not in seat 6 at table 1",
     )
-    assert _refusal(apply_moves, tables, [Move("a", 1, 1, 2, 10, "")]) == ("bad_seat", "table 2 has no seat 10")
-    assert _refusal(apply_moves, tables, [Move("a", 1, 1, 2, 3, "")]) == ("seat_taken", "seat 3 at table 2 is taken")
-    assert _refusal(apply_moves, tables, [Move("a", 1, 1, 2, 5, "")]) == ("seat_locked", "seat 5 at table 2 is locked")
+    assert refusal(apply_moves, tables, [Move("a", 1, 1, 2, 10, "")]) == ("bad_seat", "table 2 has no seat 10")
+    assert refusal(apply_moves, tables, [Move("a", 1, 1, 2, 3, "")]) == ("seat_taken", "seat 3 at table 2 is taken")
+    assert refusal(apply_moves, tables, [Move("a", 1, 1, 2, 5, "")]) == ("seat_locked", "seat 5 at table 2 is locked")
     assert one.seats == {1: "a", 2: "b", 3: "c"}  # a refused plan leaves the tables as they were
 
 
@@ -121,7 +121,7 @@ def test_bal06_a_break_of_a_duplicated_table_number_is_refused():
     from seating.engine import break_moves
 
     tables = [Table(1, 9, {1: "a"}), Table(1, 9, {2: "b"})]
-    assert _refusal(break_moves, tables, 1, [("a", "As")], [(2, 3)]) == (
+    assert refusal(break_moves, tables, 1, [("a", "As")], [(2, 3)]) == (
         "duplicate_table",
         "a table number appears twice",
     )

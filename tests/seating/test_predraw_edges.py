@@ -12,14 +12,9 @@ from collections import Counter
 
 import pytest
 
-from seating.engine import SeatingError
 from seating.predraw import predraw, seat_as_predrawn
 
-
-def _refusal(call, *args, **kwargs) -> tuple[str, str]:
-    with pytest.raises(SeatingError) as info:
-        call(*args, **kwargs)
-    return info.value.code, str(info.value)
+from .test_engine_data import refusal
 
 
 def _where(out) -> dict:
@@ -29,8 +24,8 @@ def _where(out) -> dict:
 
 def test_seat02_the_predraw_refuses_no_session_and_a_session_named_twice():
     rng = random.Random(1)
-    assert _refusal(predraw, ["a", "b"], [], capacity=9, rng=rng) == ("no_session", "at least one session is needed")
-    assert _refusal(predraw, ["a", "b"], ["Day 1A", "Day 1A"], capacity=9, rng=rng) == (
+    assert refusal(predraw, ["a", "b"], [], capacity=9, rng=rng) == ("no_session", "at least one session is needed")
+    assert refusal(predraw, ["a", "b"], ["Day 1A", "Day 1A"], capacity=9, rng=rng) == (
         "duplicate_session",
         "a session is named twice",
     )
@@ -47,12 +42,12 @@ def test_seat02_the_predraw_uses_the_rooms_tables_and_the_players_per_table():
 
 def test_seat02_the_start_refuses_a_player_twice_and_a_bad_players_per_table():
     rng = random.Random(1)
-    assert _refusal(seat_as_predrawn, ["a", "b", "a"], {}, capacity=9, rng=rng) == (
+    assert refusal(seat_as_predrawn, ["a", "b", "a"], {}, capacity=9, rng=rng) == (
         "duplicate_player",
         "a player is in the draw twice",
     )
     for per_table in (0, 10):
-        assert _refusal(seat_as_predrawn, ["a"], {}, capacity=9, rng=rng, max_players_per_table=per_table) == (
+        assert refusal(seat_as_predrawn, ["a"], {}, capacity=9, rng=rng, max_players_per_table=per_table) == (
             "bad_capacity",
             "max_players_per_table must be in 1..capacity",
         )

@@ -127,7 +127,6 @@ def test_the_director_builds_a_layout_and_the_tv_shows_it(browser_page, director
     page.mouse.move(box["x"] + box["width"] / 2 + 2 * cell, box["y"] + box["height"] / 2, steps=8)
     page.mouse.up()
     expect(page.locator("#f-x")).to_have_value("3")  # the third column: counted from 1, as the block says
-    cell = stage.bounding_box()["width"] / layouts.GRID
     handle = page.locator('.eblock[data-index="0"] .handle').bounding_box()
     page.mouse.move(handle["x"] + 4, handle["y"] + 4)
     page.mouse.down()
