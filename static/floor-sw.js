@@ -66,7 +66,12 @@ async function fromShell(request) {
 
 // The session the kept answers were for: one entry of the pages' cache, gone with it.
 const SESSION = new URL(SCOPE + "kept-session", self.location.origin).href;
-const keptSession = async (cache) => { const r = await cache.match(SESSION); return r ? r.text() : ""; };
+// Read without opening the cache: opening one makes it.
+async function keptSession() {
+  if (!(await caches.has(PAGES_CACHE))) return "";
+  const r = await (await caches.open(PAGES_CACHE)).match(SESSION);
+  return r ? r.text() : "";
+}
 
 // An answer as kept: with the session it was kept under, whatever the answer said itself (the live
 // state is the same for everybody and names no session).
@@ -87,16 +92,16 @@ async function networkFirst(request) {
   // a login page after a redirect is not the page asked for: never kept under its address
   const keep = response.ok && !response.redirected && response.type === "basic" ? response.clone() : null;
   await inLane(async () => {
-    let cache = await caches.open(PAGES_CACHE);
-    let session = await keptSession(cache);
+    let session = await keptSession();
     if (said !== null && said !== session) {
       // another session, or none: what was kept was another login's, and goes
-      if (session) await caches.delete(PAGES_CACHE);
-      cache = await caches.open(PAGES_CACHE);
+      await caches.delete(PAGES_CACHE);
       session = said;
-      if (session) await cache.put(SESSION, new Response(session));
+      if (session) await (await caches.open(PAGES_CACHE)).put(SESSION, new Response(session));
     }
-    if (session && keep) await cache.put(request, await stamped(keep, session));
+    // Without a login nothing is kept, and no cache is made: an answer arriving after the login
+    // page has thrown the copy away (a read started before the session ended) leaves nothing.
+    if (session && keep) await (await caches.open(PAGES_CACHE)).put(request, await stamped(keep, session));
   });
   return response;
 }
@@ -111,8 +116,8 @@ function inLane(work) {
 }
 
 async function fromCopy(request, err) {
-  const cache = await caches.open(PAGES_CACHE);
-  const session = await keptSession(cache);
+  const session = await keptSession();
+  const cache = session ? await caches.open(PAGES_CACHE) : null;
   // Vary (the cookie, the language) is ignored: this cache holds one login's pages
   let hit = session ? (await cache.match(request, { ignoreVary: true })) || (request.mode === "navigate" ? await cache.match(request, { ignoreSearch: true, ignoreVary: true }) : null) : null;
   if (hit && hit.headers.get("X-TDM-Session") !== session) hit = null; // kept for another login: never shown
