@@ -1,5 +1,5 @@
-"""Every page of every role, in Italian and in English, read by axe (WCAG 2.0/2.1 A and AA) in
-Chromium: no critical and no serious finding (#39).
+"""Every page of every role, in two of the languages offered, read by axe (WCAG 2.0/2.1 A and AA)
+in Chromium: no critical and no serious finding, and the page's ``lang`` the language asked for.
 
 The room: the demo tournament (started, one player out, a lobby screen) and one simulated day
 of each theme of ``tests/simulation`` (sit & go, satellites, flights and a Day 2, heads-up
@@ -7,8 +7,12 @@ brackets, qualifiers, a series, the jackpot and side pools, a final table, the f
 through the services, so every format has its pages. The pages are those a role reaches: the
 link walk of ``tests/test_role_links.py`` from the role's landing page and the demo's main
 pages, one address per route and per format of the event it shows. Each page found is opened in
-the browser with that role's session, in each language, and axe reads it as the room sees it
-(scripts run, styles applied). A player's pages (the phone, the seat lookup, the rules, the
+the browser with that role's session, in two languages, and axe reads it as the room sees it
+(scripts run, styles applied). The pair turns over every language of ``settings.LANGUAGES`` from
+one page to the next, so each language reads its share of every role's pages while the walk
+costs what two languages cost: axe's rules look at markup, colours and names, which a language
+changes only in its words and its ``lang`` (checked on every reading). That every page of every
+language is translated, with its ``lang``, is ``tests/test_languages_pages.py``'s walk. A player's pages (the phone, the seat lookup, the rules, the
 login) are walked without a login.
 
 The room is made once per test process (it takes about half a minute) and kept as a copy of the
@@ -48,13 +52,16 @@ pytestmark = [
 #: WCAG 2.0 and 2.1, levels A and AA: the audit's tags
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 BLOCKING = ("critical", "serious")
-LANGUAGES = ("it", "en")
+#: the languages offered; each page is read in ``READINGS`` of them, the pair moving on a
+#: language from one page to the next
+LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
+READINGS = 2
 STEPS_PER_THEME = 90
 #: how many pages each role reaches in this room, at least: a walk cut short (a broken landing
 #: page, a link lost) fails here rather than reading three pages and passing
 MOST_PAGES = {"director": 80, "floor": 60, "cashier": 40, "controller": 30, "regulator": 5, "dealer": 2, "player": 5}
-#: how many tests read a role's pages: each reads every SHARDS[role]-th of the role's pages in
-#: either language (some ten readings a test), so that the reading spreads over the test workers.
+#: how many tests read a role's pages: each reads every SHARDS[role]-th of the role's readings
+#: (some ten a test), so that the reading spreads over the test workers.
 #: Most pages take axe under a second; the structures page, with every level of every structure,
 #: about thirteen: its two languages fall to two tests.
 SHARDS = {"director": 19, "floor": 15, "cashier": 9, "dealer": 1, "controller": 7, "regulator": 3, "display": 1, "player": 3}
@@ -169,10 +176,24 @@ def room(made_room, transactional_db):
     return made_room
 
 
+def readings(pages: list[str]) -> list[tuple[str, str]]:
+    """(language, page) for each reading: page k in languages k, k + 1… of ``LANGUAGES``."""
+    n = len(LANGUAGES)
+    return [(LANGUAGES[(k + j) % n], path) for k, path in enumerate(pages) for j in range(READINGS)]
+
+
+def test_every_language_reads_its_share_of_a_roles_pages():
+    pages = [f"/page/{k}/" for k in range(10)]
+    read = readings(pages)
+    assert len(read) == READINGS * len(pages) and len(set(read)) == len(read)
+    assert {language for language, _path in read} == {code for code, _name in settings.LANGUAGES}
+    assert all(sum(1 for _language, path in read if path == page) == READINGS for page in pages)
+
+
 @pytest.mark.parametrize("role", WALKERS)
 def test_every_role_reaches_its_pages(role, room):
     pages = room.pages(role)
-    print(f"{role}: {len(pages)} pages to read by axe in {' and '.join(LANGUAGES)}")
+    print(f"{role}: {len(pages)} pages to read by axe, each in {READINGS} of {', '.join(LANGUAGES)}")
     assert len(pages) >= MOST_PAGES.get(role, 1), f"{role} reached only {len(pages)} pages"
 
 
@@ -181,8 +202,7 @@ def test_every_page_of_a_role_reads_clean_in_axe(role, shard, room, browser_page
     page = browser_page
     page.route("**/live/**/stream/**", lambda route: route.abort())  # a stream never ends: axe reads the page as loaded
     page.context.add_init_script(path=str(AXE))  # axe-core in every page, as it loads
-    readings = [(language, path) for path in room.pages(role) for language in LANGUAGES]
-    mine = readings[shard :: SHARDS[role]]
+    mine = readings(room.pages(role))[shard :: SHARDS[role]]
     if role in room.sessions:
         page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": room.sessions[role], "url": page.base_url}])
     found = []
