@@ -21,7 +21,8 @@ entity bomb is refused. Bytes that are not text in the file's encoding are refus
 line, never replaced (a name stored as "Ross\ufffdi" is a name lost).
 
 Writing (``write``) makes a CSV (UTF-8 with the byte-order mark, so Excel shows accents; ``;``
-for readers in Italian, whose Excel splits columns on it, ``,`` otherwise) or an XLSX; in both a
+for readers whose language writes a decimal comma, whose Excel splits columns on it, ``,``
+otherwise) or an XLSX; in both a
 text that a spreadsheet would run as a formula stays text (``tdmanager.csvsafe``; in an XLSX a
 string cell marked as text, shown as typed). An XLSX's cells keep their types (``_typed``): a
 date is a date cell shown as the reader's language writes dates, a whole number or a ``Decimal``
