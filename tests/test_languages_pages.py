@@ -44,7 +44,7 @@ PROPER_NAMES = ("The Tournament Director",)
 
 
 def english(code: str) -> re.Pattern:
-    words = [w for w in ENGLISH_WORDS.split("|") if w not in LOANWORDS[code]]
+    words = [w for w in ENGLISH_WORDS.split("|") if w not in LOANWORDS.get(code, ())]
     return re.compile(r"\b(" + "|".join(words) + r")\b")
 
 
