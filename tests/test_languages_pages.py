@@ -3,8 +3,8 @@ wrote, each login keeps the language it chose, a lobby screen speaks its own.
 
 The room is the running demo (``tests.test_role_links.make_demo``). For each new language each
 staff role chooses it once with the page's language picker (kept with the login), then its pages
-are walked from its landing page (one address per route, every route the role reaches: about
-13 s a language) and read as a user reads them, each page saying ``<html lang>`` is the language
+are walked from its landing page (one address per route, every route the role reaches: 13 to
+22 s a language) and read as a user reads them, each page saying ``<html lang>`` is the language
 chosen: the visible text, scripts and styles and what the page marks ``lang="en"`` (the
 rulebook's texts) left out, the data the demo stored (names) as it is. A player's pages (phone,
 seat lookup, rules) are read with the browser's language, the lobby screen with the screen's own. None may show an English word of the product's (``ENGLISH``, less each language's
