@@ -21,7 +21,8 @@ entity bomb is refused. Bytes that are not text in the file's encoding are refus
 line, never replaced (a name stored as "Ross\ufffdi" is a name lost).
 
 Writing (``write``) makes a CSV (UTF-8 with the byte-order mark, so Excel shows accents; ``;``
-for readers in Italian, whose Excel splits columns on it, ``,`` otherwise) or an XLSX; in both a
+for readers whose language writes a decimal comma, whose Excel splits columns on it, ``,``
+otherwise) or an XLSX; in both a
 text that a spreadsheet would run as a formula stays text (``tdmanager.csvsafe``; in an XLSX a
 string cell marked as text, shown as typed). An XLSX's cells keep their types (``_typed``): a
 date is a date cell shown as the reader's language writes dates, a whole number or a ``Decimal``
@@ -481,15 +482,29 @@ def _write_xlsx(headers, rows, title: str) -> bytes:
     return out.getvalue()
 
 
-#: how a date cell is shown, by the reader's language (the cell holds the date whatever it shows)
-_DATE_FORMATS = {"it": "dd/mm/yyyy", "fr": "dd/mm/yyyy", "es": "dd/mm/yyyy", "de": "dd.mm.yyyy"}
+#: strftime's date directives as Excel's number format writes them
+_EXCEL_DATE_PARTS = {"%d": "dd", "%m": "mm", "%Y": "yyyy", "%y": "yy"}
+_ISO_DAY = "yyyy-mm-dd"
+
+
+def _excel_day(strftime: str) -> str:
+    """``%d.%m.%Y`` as Excel's ``dd.mm.yyyy``; ISO for a format with anything else in it (a
+    month's name, a weekday), which a number format would write otherwise than the language."""
+    parts = re.split(r"(%.)", strftime)
+    if any(p.startswith("%") and p not in _EXCEL_DATE_PARTS for p in parts) or not {"%d", "%m"} <= set(parts):
+        return _ISO_DAY
+    return "".join(_EXCEL_DATE_PARTS.get(p, p) for p in parts)
 
 
 def _formats() -> tuple[str, str]:
-    """The number formats of a date cell and of a date-and-time cell in the reader's language."""
+    """The number formats of a date cell and of a date-and-time cell in the reader's language:
+    a date as the language's first input format writes it (Django's per-language formats and the
+    project's own), which is how its people type a date, so a new language needs no code here.
+    A date cell holds the date whatever it shows."""
+    from django.utils.formats import get_format
     from django.utils.translation import get_language  # only a request or a command sets it
 
-    day = _DATE_FORMATS.get((get_language() or "")[:2], "yyyy-mm-dd")
+    day = _excel_day(get_format("DATE_INPUT_FORMATS")[0]) if get_language() else _ISO_DAY
     return day, f"{day} hh:mm"
 
 

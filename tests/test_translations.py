@@ -12,9 +12,14 @@ For each language of ``settings.LANGUAGES`` but English (the source):
   ``manage.py compilemessages -i .venv``.
 - The compiled ``.mo`` answers every message as the ``.po`` says (it was compiled after the last edit).
 - No English message assumes a player is a man ("he", "his", "him").
+
+The two checks that run GNU gettext's tools (``./tdm test`` installs them where it may) skip on a
+machine without them, and fail under CI (the environment variable ``CI`` set, as ``.ci/run`` and
+CI services set it): there a missing tool must not pass for a checked catalogue.
 """
 
 import ast
+import os
 import re
 import shutil
 import subprocess
@@ -109,10 +114,28 @@ def test_every_message_is_translated_and_none_is_fuzzy(po):
     assert problems(parse_po(po)) == []
 
 
+def need(tool: str) -> None:
+    """Skip without GNU gettext's ``tool``, on a developer's machine; fail under CI."""
+    if shutil.which(tool):
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"GNU gettext's {tool} is not installed: the catalogues go unchecked (./tdm test installs gettext as root)")
+    pytest.skip("GNU gettext is not installed")
+
+
+def test_a_missing_gettext_fails_under_ci_and_skips_elsewhere(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no msgfmt on it
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="msgfmt is not installed"):
+        need("msgfmt")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        need("msgfmt")
+
+
 @pytest.mark.parametrize("po", catalogues(), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_msgfmt_finds_no_untranslated_and_no_fuzzy_message(po):
-    if not shutil.which("msgfmt"):
-        pytest.skip("GNU gettext is not installed")
+    need("msgfmt")
     done = subprocess.run(["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     summary = done.stderr.strip().splitlines()[-1]
@@ -121,8 +144,7 @@ def test_msgfmt_finds_no_untranslated_and_no_fuzzy_message(po):
 
 def test_the_catalogue_is_up_to_date_with_the_sources(tmp_path):
     """makemessages on a copy of the sources finds no message the catalogue lacks."""
-    if not shutil.which("xgettext"):
-        pytest.skip("GNU gettext is not installed")
+    need("xgettext")
     copy = tmp_path / "project"
     skip = shutil.ignore_patterns(".venv", ".git", "var", "test-artifacts", "tests", "benchmarks", "__pycache__", "node_modules", "*.mo")
     copy.mkdir()

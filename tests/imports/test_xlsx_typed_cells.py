@@ -9,11 +9,15 @@ from decimal import Decimal
 
 import openpyxl
 import pytest
+from django import forms
+from django.conf import settings
+from django.utils import translation
 
 from payouts import services as payouts
 from payouts.models import PayoutTemplate
 from payouts.services import save_payout_template
 from seating import services as seating
+from tdmanager import sheets
 from tests.conftest import client_for
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
@@ -134,3 +138,29 @@ def test_the_refused_rows_xlsx_keeps_a_date_cell_a_date(director):
     assert is_number(rows[1][0], 2)  # the row number
     born = rows[1][5]
     assert born.is_date and born.value == dt.datetime(1990, 2, 28) and born.number_format == "dd/mm/yyyy"
+
+
+#: how each language's people write a day, as its export's date cells show it (English: ISO,
+#: as the product's English sheets always wrote it)
+DAY_ORDER = {"en": "yyyy-mm-dd", "it": "dd/mm/yyyy", "de": "dd.mm.yyyy", "es": "dd/mm/yyyy", "fr": "dd/mm/yyyy"}
+
+
+def shown(number_format: str, day: dt.date) -> str:
+    """What a cell of that number format shows for ``day``, as a spreadsheet writes it."""
+    return number_format.replace("yyyy", f"{day.year:04}").replace("mm", f"{day.month:02}").replace("dd", f"{day.day:02}")
+
+
+@pytest.mark.parametrize("code", [code for code, _name in settings.LANGUAGES])
+def test_each_language_gets_its_own_day_and_month_order_in_date_cells(code):
+    """A date cell shows the day as that language's people write it and type it back: the text
+    it shows is read by a date field in that language as the same day (12 November, not 11
+    December), whatever the language, one added tomorrow as well."""
+    day, at = dt.date(2026, 11, 12), dt.datetime(2026, 11, 12, 21, 5)
+    with translation.override(code):
+        data = sheets.write("xlsx", ["Day", "At"], [[day, at]])
+        cells = list(openpyxl.load_workbook(io.BytesIO(data)).active.iter_rows())[1]
+        assert cells[0].is_date and cells[1].is_date
+        assert cells[1].number_format == f"{cells[0].number_format} hh:mm"
+        assert forms.DateField().clean(shown(cells[0].number_format, day)) == day
+    if code in DAY_ORDER:
+        assert cells[0].number_format == DAY_ORDER[code]

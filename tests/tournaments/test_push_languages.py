@@ -77,3 +77,16 @@ def test_a_phone_that_picks_another_language_hears_the_next_notice_in_it(make_to
     assert phone.read(service.to(phone.path)[0])["body"] == MOVE["fr"].format(**seat_of(hans))
     r = Client(HTTP_ACCEPT_LANGUAGE="fr").get(f"/p/{hans.phone_token}/push/?endpoint={phone.subscription['endpoint']}")
     assert r.json()["language"] == "fr"  # what the page compares with its own language
+
+
+def test_a_subscription_that_names_no_language_reads_the_products_own(make_tournament, service, actor, settings):
+    """Made without a language (a script, a browser whose language the product does not speak),
+    a phone hears its notices in the installation's language (``LANGUAGE_CODE``), not a fixed one."""
+    from tournaments.notices import services as push_service
+
+    settings.LANGUAGE_CODE = "es"
+    t, (hans, marie, _lucia), _rest = broken_table_three(make_tournament, actor)
+    phone = Phone(service, "/ok/hans")
+    push_service.subscribe(hans, phone.subscription, actor=actor)
+    assert PushSubscription.objects.get().language == "es"
+    assert PushSubscription.objects.create(person=marie.person, endpoint="https://push.example/x", p256dh="k", auth="a").language == "es"

@@ -1,5 +1,6 @@
 """The players' notices: the push keys, the phones subscribed, what each player was told."""
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -17,6 +18,12 @@ class PushKeys(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
 
+def default_language() -> str:
+    """The product's language (``settings.LANGUAGE_CODE``), read when a row is made: a
+    subscription that names none reads its notices in it."""
+    return settings.LANGUAGE_CODE
+
+
 class PushSubscription(models.Model):
     """One phone's Web Push subscription for a player (several phones per player): the push
     service's endpoint and the browser's keys (RFC 8291), the kinds of notice he chose and the
@@ -30,7 +37,7 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(max_length=120)
     auth = models.CharField(max_length=60)
     kinds = models.JSONField(default=list, blank=True)
-    language = models.CharField(max_length=8, default="it")
+    language = models.CharField(max_length=8, default=default_language)
     created_at = models.DateTimeField(default=timezone.now)
     last_success_at = models.DateTimeField(null=True, blank=True)
 

@@ -132,7 +132,7 @@ def _kinds(value) -> list[str]:
 
 
 @service
-def subscribe(entry: Entry, subscription, *, kinds=None, language: str = "it", actor: Actor) -> PushSubscription:
+def subscribe(entry: Entry, subscription, *, kinds=None, language: str | None = None, actor: Actor) -> PushSubscription:
     """A phone subscribes, from the page of ``entry``, to its player's notices:
     ``subscription`` is the browser's ``PushSubscription.toJSON()`` (endpoint and keys). The
     endpoint must be a push service's (``TDM_PUSH_ENDPOINTS``), the keys RFC 8291's. Subscribed

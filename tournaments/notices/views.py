@@ -2,6 +2,7 @@
 their kinds, or stops them, at ``/p/<token>/push/`` (keyed by the phone page's token).
 """
 
+from django.conf import settings
 from django.http import JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -57,7 +58,7 @@ def phone_push(request, token: str):
     actor = Actor.from_request(request)
     try:
         if request.method == "POST":
-            sub = push_service.subscribe(entry, data, kinds=data.get("kinds"), language=translation.get_language() or "it", actor=actor)
+            sub = push_service.subscribe(entry, data, kinds=data.get("kinds"), language=translation.get_language() or settings.LANGUAGE_CODE, actor=actor)
             return JsonResponse({"subscribed": True, "kinds": sub.kinds}, status=201)
         push_service.unsubscribe(entry, data.get("endpoint"), actor=actor)
         return JsonResponse({"subscribed": False})
