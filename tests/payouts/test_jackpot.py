@@ -395,7 +395,7 @@ def test_the_pages_offer_the_jackpot_where_the_tournament_plays_for_it(jt, make_
     cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
     client.force_login(cashier_user)
     desk = client.get("/desk/").content.decode()
-    assert 'data-jackpot="€5.00"' in desk and 'id="jackpot-line"' in desk
+    assert 'data-jackpot="5.00 EUR"' in desk and 'id="jackpot-line"' in desk
     assert desk.count("data-jackpot=") == 1  # not on the tournament that does not play for it
     client.force_login(floor_user)
     assert 'id="jackpotform"' in client.get(f"/tournaments/{t.pk}/floor/").content.decode()

@@ -33,7 +33,7 @@ def test_a_sale_in_chf_at_the_rate_of_the_day(browser_page, tournament, person):
     receipt = popup_info.value
     receipt.wait_for_load_state()
     assert receipt.inner_text("#receipt-total") == "€110.00"
-    assert receipt.inner_text("#receipt-tendered") == "104.77 CHF"
+    assert receipt.inner_text("#receipt-tendered") == "104.77\u00a0CHF"
     assert receipt.inner_text("#receipt-rate") == "1 CHF = 1.05 EUR"
     receipt.screenshot(path=str(ARTIFACTS / "desk-receipt-chf.png"))
     row = LedgerRow.objects.get(tournament=tournament)

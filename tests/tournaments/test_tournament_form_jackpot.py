@@ -50,7 +50,7 @@ def test_the_director_switches_the_jackpot_on_from_the_italian_form(client, dire
     t.status = Tournament.REGISTERING
     t.save()
     client.force_login(cashier_user)
-    assert 'data-jackpot="€2.50"' in client.get(f"/desk/?t={t.pk}").content.decode()  # the desk offers the fee
+    assert 'data-jackpot="2.50 EUR"' in client.get(f"/desk/?t={t.pk}").content.decode()  # the desk offers the fee
 
 
 def test_the_edit_form_shows_the_jackpot_and_switches_it_off(client, director, make_tournament):
