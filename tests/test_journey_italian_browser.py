@@ -518,9 +518,9 @@ def second_event_cancelled(j, director, desk):
         desk.click("button[data-op=register]")
     receipt = popup.value
     receipt.wait_for_load_state()
-    expect(receipt.locator("#receipt-tendered")).to_have_text("109,53 CHF")
+    expect(receipt.locator("#receipt-tendered")).to_have_text("109,53\u00a0CHF")
     receipt.close()
-    expect(desk.locator("#shift tr.foreign")).to_have_text(re.compile(r"Pagato in CHF: 109,53 CHF\s*1\s*115,00"))
+    expect(desk.locator("#shift tr.foreign")).to_have_text(re.compile(r"Pagato in CHF: 109,53\sCHF\s*1\s*115,00"))
     assert cells() == euros  # the francs are not counted among the euros
     j.shot(desk, "desk-francs-and-jackpot")
 

@@ -71,10 +71,10 @@ def test_foreign_tender_and_the_shift_on_the_italian_desk(browser_page, tourname
         page.click("button[data-op=register]")
     popup.value.close()
     # Item 3: the euros in the drawer on the cash line, the CHF notes on their own line with their value.
-    expect(page.locator("#shift tr.foreign")).to_have_text("Pagato in CHF: 102,81 CHF1110,00")
+    expect(page.locator("#shift tr.foreign")).to_have_text("Pagato in CHF: 102,81\u00a0CHF1110,00")
     expect(page.locator("#shift tr")).to_have_count(3)  # the shift is loaded again after the second sale
-    assert shift_rows(page) == ["Contanti\t1\t110,00", "Pagato in CHF: 102,81 CHF\t1\t110,00", "Totale\t2\t220,00"]
-    expect(page.locator("#sales li").nth(1)).to_contain_text("110,00\u00a0€ (Contanti, 102,81 CHF) — Mario Rossi")  # the notes taken
+    assert shift_rows(page) == ["Contanti\t1\t110,00", "Pagato in CHF: 102,81\u00a0CHF\t1\t110,00", "Totale\t2\t220,00"]
+    expect(page.locator("#sales li").nth(1)).to_contain_text("110,00\u00a0€ (Contanti, 102,81\u00a0CHF) — Mario Rossi")  # the notes taken
     page.screenshot(path=str(ARTIFACTS / "desk-italian-foreign-tender.png"))
 
 
