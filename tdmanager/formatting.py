@@ -62,6 +62,8 @@ def money_pattern(code: bool = False) -> str:
     # ("{amount} {currency}" for "1.234,56 €"; English "€1,234.56"). Keep {amount} and {currency}
     # as they are; a space is printed as a non-breaking one.
     pattern = pgettext("money", "{currency}{amount}").replace(" ", NBSP)
+    if "{amount}" not in pattern or "{currency}" not in pattern:  # a slip in a catalogue: no amount lost
+        pattern = "{currency}{amount}"
     if code:
         pattern = pattern.replace("{currency}{amount}", "{currency}" + NBSP + "{amount}")
         pattern = pattern.replace("{amount}{currency}", "{amount}" + NBSP + "{currency}")
@@ -81,7 +83,8 @@ def with_currency(amount: str, currency: str) -> str:
     sign = CURRENCY_SIGNS.get(currency.upper())
     minus = "-" if amount.startswith("-") else ""
     pattern = money_pattern(code=sign is None)
-    return minus + pattern.format(amount=amount.removeprefix("-"), currency=sign or currency)
+    # replace, not format: a brace a translator added is printed, never an error
+    return minus + pattern.replace("{amount}", amount.removeprefix("-")).replace("{currency}", sign or currency)
 
 
 def money(value, currency: str = "") -> str:
