@@ -14,7 +14,7 @@
   // The page's data attributes and the API's answers are machine numbers ("110.00"); what the
   // cashier reads is written in the page's language ("110,00"), a rate with the decimals it has.
   const rateText = (value) => TDM.num(value, 6, 2);
-  const money = (value) => TDM.money(value);
+  const money = (value, currency) => TDM.money(value, currency);
   const tid = () => Number($("#tournament").value); // an id is a JSON number (a string is refused, 400)
   const method = () => $("#method").value;
   const tender = () => $("#tender").value; // REG-06: "" (the tournament's currency), USD or CHF
@@ -178,7 +178,7 @@
     let r;
     try { r = await api(s.path, { method: "POST", body: JSON.stringify(s.body), form: s.form }); } catch (e) { return; } // still no answer: later
     lost = null;
-    if (r.ok) showLost(T.lostDone + (r.data.receipt ? " — " + T.receipt + " #" + r.data.receipt.receipt_number + " — " + money(r.data.receipt.total) + " " + r.data.receipt.currency : ""), true);
+    if (r.ok) showLost(T.lostDone + (r.data.receipt ? " — " + T.receipt + " #" + r.data.receipt.receipt_number + " — " + money(r.data.receipt.total, r.data.receipt.currency) : ""), true);
     else showLost(TDM.colon(T.lostNotDone, r.data.detail || r.data.code), false);
     await refreshPlayer();
     await refreshDesk();
@@ -231,7 +231,7 @@
       else if (op === "preregister") say(T.reservedOk, true);
       else {
         const rec = r.data.receipt;
-        say(T.sold + " — " + T.receipt + " #" + rec.receipt_number + " — " + money(rec.total) + " " + rec.currency, true);
+        say(T.sold + " — " + T.receipt + " #" + rec.receipt_number + " — " + money(rec.total, rec.currency), true);
         window.open(rec.receipt_url + "?print=1", "receipt-" + rec.receipt_number);
       }
       await refreshPlayer();
@@ -263,7 +263,7 @@
     try {
       const r = await api("cashier/refund/", { method: "POST", body: JSON.stringify(body), form: "refund " + entry.id });
       if (!r.ok) { say(r.data.detail || r.data.code, false); if (KEY_DONE.includes(r.data.code)) await refreshDesk(); return; }
-      say(T.refunded + " #" + r.data.receipt_number + " — " + money(-Number(r.data.total)) + " " + r.data.currency, true);
+      say(T.refunded + " #" + r.data.receipt_number + " — " + money(-Number(r.data.total), r.data.currency), true);
       window.open(r.data.receipt_url + "?print=1", "receipt-" + r.data.receipt_number);
       await refreshPlayer();
       await refreshDesk();
@@ -299,8 +299,8 @@
     li.dataset.receipt = rec.receipt_number;
     const a = document.createElement("a");
     a.href = rec.receipt_url; a.target = "_blank";
-    a.textContent = "#" + rec.receipt_number + " " + rec.kind_display + " " + money(rec.total) + " " + rec.currency + " (" + rec.method_display
-      + (rec.tender_currency ? ", " + money(rec.tender_amount) + " " + rec.tender_currency : "") + ")"; // REG-06: the notes taken
+    a.textContent = "#" + rec.receipt_number + " " + rec.kind_display + " " + money(rec.total, rec.currency) + " (" + rec.method_display
+      + (rec.tender_currency ? ", " + money(rec.tender_amount, rec.tender_currency) : "") + ")"; // REG-06: the notes taken
     li.append(a);
     if (rec.person_name) li.append(" — " + rec.person_name);
     if (rec.reversed_by_receipt) {
@@ -315,7 +315,7 @@
         try {
           const r = await api("cashier/reverse/", { method: "POST", body: JSON.stringify({ receipt_number: rec.receipt_number, reason }), form: "reverse " + rec.receipt_number });
           if (!r.ok) { say(r.data.detail || r.data.code, false); return; }
-          say(T.receipt + " #" + r.data.receipt_number + " " + money(r.data.total) + " " + r.data.currency, true);
+          say(T.receipt + " #" + r.data.receipt_number + " " + money(r.data.total, r.data.currency), true);
           await refreshPlayer();
           await refreshDesk();
         } catch (e) { say(T.noAnswer, false); } finally { b.disabled = false; }
@@ -344,7 +344,7 @@
     tbody.replaceChildren(
       ...r.data.by_method.map((m) => row([m.label, String(m.rows), money(m.total)])),
       // REG-06: foreign notes on their own lines (the amount in their currency), valued apart.
-      ...r.data.foreign.map((f) => row([T.tenderedIn.replace("{cur}", f.currency).replace("{amount}", money(f.amount) + " " + f.currency),
+      ...r.data.foreign.map((f) => row([T.tenderedIn.replace("{cur}", f.currency).replace("{amount}", money(f.amount, f.currency)),
                                         String(f.rows), money(f.value)], "foreign")),
       row([T.total, String(r.data.rows), money(r.data.total)], "total"),
       // PAY-02: the bounty money in the lines above, told apart (it is not the prize pool's).
@@ -373,7 +373,7 @@
   function showJackpot() {
     const opt = $("#tournament").selectedOptions[0], fee = opt ? opt.dataset.jackpot : "";
     $("#jackpot-line").hidden = !fee;
-    $("#jackpot-fee").textContent = fee ? money(parseFloat(fee)) + " " + fee.split(" ")[1] : "";
+    $("#jackpot-fee").textContent = fee ? money(parseFloat(fee), fee.split(" ")[1]) : "";
     if (!fee) $("#jackpot").checked = false;
   }
   // PAY-12: royal flushes the floor verified, still to be paid here (a slip opens once paid).
@@ -421,7 +421,7 @@
     if (!rate) { out.textContent = T.noRate; return; }
     const cents = Math.round(Number(opt.dataset.price) * 100) + (jackpot() ? Math.round(parseFloat(opt.dataset.jackpot) * 100) : 0);
     const due = Math.ceil(cents / rate - 1e-6) / 100; // the server's rule: rounded up to the cent
-    out.textContent = TDM.colon(T.toPay, money(due) + " " + cur) + " (1 " + cur + " = " + rateText(rates[cur + ">" + base]) + " " + base + ")";
+    out.textContent = TDM.colon(T.toPay, money(due, cur)) + " (1 " + cur + " = " + rateText(rates[cur + ">" + base]) + " " + base + ")";
   }
   $("#tender").addEventListener("change", showTender);
   $("#jackpot").addEventListener("change", showTender);

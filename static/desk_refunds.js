@@ -6,7 +6,7 @@
 (function () {
   const T = JSON.parse(document.getElementById("desk-refunds-i18n").textContent);
   const $ = (s) => document.querySelector(s);
-  const money = (v) => TDM.money(v);
+  const money = (v, currency) => TDM.money(v, currency);
   function say(text, ok) { const m = $("#refunds-msg"); m.textContent = text; m.className = "message " + (ok ? "ok" : "error"); }
 
   async function load() {
@@ -20,7 +20,7 @@
       const li = document.createElement("li");
       li.className = "refund-line";
       li.dataset.entry = x.entry;
-      li.textContent = x.name + " — " + T.entry + " #" + x.number + " — " + money(x.amount) + " " + x.currency + " ";
+      li.textContent = x.name + " — " + T.entry + " #" + x.number + " — " + money(x.amount, x.currency) + " ";
       const b = document.createElement("button");
       b.className = "primary";
       b.textContent = T.pay;
@@ -29,12 +29,12 @@
         if (body.method === "TRANSFER" || body.method === "CHEQUE") {
           const ref = await TDM.ask({ title: T.pay, label: T.reference, input: "text", required: true }); if (!ref) return;
           body.reference = ref;
-        } else if (!(await TDM.confirm(TDM.fill(T.payAsk, { name: x.name, amount: money(x.amount) + " " + x.currency })))) return;
+        } else if (!(await TDM.confirm(TDM.fill(T.payAsk, { name: x.name, amount: money(x.amount, x.currency) })))) return;
         b.disabled = true;
         try {
           const p = await window.TDMDesk.api("cashier/refunds-due/pay/", { method: "POST", body: JSON.stringify(body), form: "refund-due " + x.entry });
           if (!p.ok) { say(p.data.detail || p.data.code, false); return; }
-          say(T.paid + " #" + p.data.receipt_number + " — " + money(-Number(p.data.total)) + " " + p.data.currency, true);
+          say(T.paid + " #" + p.data.receipt_number + " — " + money(-Number(p.data.total), p.data.currency), true);
           window.open(p.data.receipt_url + "?print=1", "receipt-" + p.data.receipt_number);
           await load();
           await window.TDMDesk.sales();

@@ -47,11 +47,26 @@
     const v = Number(n);
     return Number.isFinite(v) ? fmt(minDecimals || 0, maxDecimals === undefined ? 2 : maxDecimals).format(v) : String(n);
   }
+  // The currency's sign (€, £, $) or its code where the page's language puts it ("€1,234.56",
+  // "1.234,56 €"): the signs and the patterns come from the server ({% money_config %}, the one
+  // table, tdmanager.formatting), so a page writes money as its slips and receipts do.
+  let moneyConfig = null;
+  function moneyFormat() {
+    if (!moneyConfig) {
+      const el = document.getElementById("tdm-money");
+      try { moneyConfig = el ? JSON.parse(el.textContent) : null; } catch (e) { moneyConfig = null; }
+    }
+    return moneyConfig || { signs: {}, pattern: "{amount}\u00a0{currency}", codePattern: "{amount}\u00a0{currency}" };
+  }
   function money(amount, currency) {
     if (amount === null || amount === undefined || amount === "") return "";
     const v = Number(amount);
     if (!Number.isFinite(v)) return String(amount);
-    return fmt(2, 2).format(v) + (currency ? " " + currency : "");
+    const text = fmt(2, 2).format(v);
+    if (!currency) return text;
+    const c = moneyFormat(), sign = c.signs[String(currency).toUpperCase()];
+    const minus = text.startsWith("-") ? "-" : ""; // a minus goes before both: "-€5.00"
+    return minus + (sign ? c.pattern : c.codePattern).replace("{amount}", () => text.slice(minus.length)).replace("{currency}", () => sign || currency);
   }
 
   const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";

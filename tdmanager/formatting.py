@@ -1,9 +1,17 @@
 """Numbers and money as the active language writes them: one helper for every page and slip.
 
 ``num(12500)`` is "12,500" in English and "12.500" in Italian; ``money("2250", "EUR")`` is
-"2,250.00 EUR" / "2.250,00 EUR". Templates use the ``num`` and ``money`` filters
-(``{% load tdm_format %}``); the browser's counterpart is ``TDM.num`` / ``TDM.money`` in
-``static/tdm.js`` (Intl.NumberFormat with the page's language).
+"€2,250.00" / "2.250,00 €" (a non-breaking space before the sign). Templates use the ``num`` and
+``money`` filters (``{% load tdm_format %}``); the browser's counterpart is ``TDM.num`` /
+``TDM.money`` in ``static/tdm.js`` (Intl.NumberFormat with the page's language), which writes the
+currency with the signs and the pattern the page receives from ``money_config()``.
+
+Money shows the currency's sign where people write one (``CURRENCY_SIGNS``: €, £, $), any other
+currency its code ("1.234,56 CHF"). Where the sign goes is the language's: a translatable pattern
+(context "money"), "{currency}{amount}" in English, "{amount} {currency}" in Italian, German,
+Spanish and French, so a new language brings its own with its translations. A space in the
+pattern prints as a non-breaking one (an amount never breaks from its currency at a line's end),
+and a code is never glued to the digits ("CHF 1,234.56" in English).
 
 Dates and times too: ``when(moment, "datetime")`` is "28/11/2026 21:05" in Italian, Spanish, French
 and English, "28.11.2026 21:05" in German (the ``when`` filter in templates). Each kind is built
@@ -18,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 from django.utils import timezone
 from django.utils.dateformat import format as date_pattern
 from django.utils.formats import get_format, number_format
+from django.utils.translation import pgettext
 
 
 def _decimal(value) -> Decimal | None:
@@ -39,13 +48,52 @@ def num(value, decimals: int | None = None) -> str:
     return number_format(d, decimal_pos=decimals, use_l10n=True, force_grouping=True)
 
 
+#: the currencies people write with a sign rather than the code; any other currency is written
+#: with its code (a Swiss franc stays "CHF"). The one table: pages' scripts receive it too.
+CURRENCY_SIGNS = {"EUR": "€", "GBP": "£", "USD": "$"}
+
+NBSP = "\u00a0"
+
+
+def money_pattern(code: bool = False) -> str:
+    """Where the active language writes an amount's currency: "{currency}{amount}" in English,
+    "{amount}\u00a0{currency}" in Italian; for a code (``code``), never glued to the digits."""
+    # Translators: where an amount of money and its currency sign go, as your language writes them
+    # ("{amount} {currency}" for "1.234,56 €"; English "€1,234.56"). Keep {amount} and {currency}
+    # as they are; a space is printed as a non-breaking one.
+    pattern = pgettext("money", "{currency}{amount}").replace(" ", NBSP)
+    if "{amount}" not in pattern or "{currency}" not in pattern:  # a slip in a catalogue: no amount lost
+        pattern = "{currency}{amount}"
+    if code:
+        pattern = pattern.replace("{currency}{amount}", "{currency}" + NBSP + "{amount}")
+        pattern = pattern.replace("{amount}{currency}", "{amount}" + NBSP + "{currency}")
+    return pattern
+
+
+def money_config() -> dict:
+    """What a page's script needs to write money as ``money`` does (``TDM.money``)."""
+    return {"signs": CURRENCY_SIGNS, "pattern": money_pattern(), "codePattern": money_pattern(code=True)}
+
+
+def with_currency(amount: str, currency: str) -> str:
+    """An amount already written in the active language, with its currency's sign or code where
+    the language puts it; a minus goes before both ("-€5.00")."""
+    if not currency:
+        return amount
+    sign = CURRENCY_SIGNS.get(currency.upper())
+    minus = "-" if amount.startswith("-") else ""
+    pattern = money_pattern(code=sign is None)
+    # replace, not format: a brace a translator added is printed, never an error
+    return minus + pattern.replace("{amount}", amount.removeprefix("-")).replace("{currency}", sign or currency)
+
+
 def money(value, currency: str = "") -> str:
     """An amount with two decimals, grouped, and its currency when given ("" for nothing)."""
     d = _decimal(value)
     if d is None:
         return "" if value is None else str(value)
     text = number_format(d, decimal_pos=2, use_l10n=True, force_grouping=True)
-    return f"{text} {currency}".strip()
+    return with_currency(text, (currency or "").strip())
 
 
 #: each kind of date or time a page or slip prints: what it adds to the language's short date

@@ -104,11 +104,11 @@ def drive_cashier(w: World) -> dict:
     wrong = cashier.register(t, w.person("Gino", "Gialli"), method="CASH", actor=w.cashier).row
     cashier.reverse(wrong, reason="wrong player", actor=w.cashier)
     return {
-        "cashier.buyin.sold": [f"#{sold.entry.number}", "Mario Rossi", "110.00 EUR", "cash"],
+        "cashier.buyin.sold": [f"#{sold.entry.number}", "Mario Rossi", "€110.00", "cash"],
         "cashier.preregistration.created": ["Lucia Verdi"],
         "cashier.preregistration.cancelled": ["Lucia Verdi", "changed her mind"],
-        "cashier.refund.paid": ["Paolo Neri", "110.00 EUR", "left before the start"],
-        "cashier.row.reversed": [f"#{wrong.receipt_number}", "110.00 EUR", "wrong player"],
+        "cashier.refund.paid": ["Paolo Neri", "€110.00", "left before the start"],
+        "cashier.row.reversed": [f"#{wrong.receipt_number}", "€110.00", "wrong player"],
     }
 
 
@@ -157,7 +157,7 @@ def drive_clock(w: World) -> dict:
     return (
         {
             "tournaments.clock.started": ["level 1"],
-            "cashier.rebuy.sold": ["rebuy 1", "Anna Bianchi", "50.00 EUR", "30,000 chips"],
+            "cashier.rebuy.sold": ["rebuy 1", "Anna Bianchi", "€50.00", "30,000 chips"],
             "tournaments.clock.paused": ["dealer change"],
             "tournaments.clock.resumed": ["dealers back"],
             "tournaments.clock.time_added": ["120 seconds", "slow table"],
@@ -171,7 +171,7 @@ def drive_clock(w: World) -> dict:
             "tournaments.reentry.closed": ["after level 3"],
             "tournaments.clock.break_started": [f"{items[first_break].minutes} minutes after level 4"],
             "tournaments.addon.opened": ["after level 4"],
-            "cashier.addon.sold": ["Bruno Bianchi", "20.00 EUR", "20,000 chips"],
+            "cashier.addon.sold": ["Bruno Bianchi", "€20.00", "20,000 chips"],
             "tournaments.addon.closed": ["after level 4"],
             "tournaments.colorup.announced": ["after level 8"],
             "tournaments.clock.break_inserted": ["10 minutes", "dinner"],
@@ -358,17 +358,17 @@ def drive_payouts(w: World) -> dict:
         "payouts.table.proposed": ["Payout table proposed:", "places"],
         "payouts.template.saved": ["Top three"],
         "payouts.template.applied": ["Top three"],
-        "payouts.table.edited": ["prize pool 2,000.00 EUR", "house choice"],
-        "payouts.table.locked": ["3 places", "prize pool 2,000.00 EUR"],
+        "payouts.table.edited": ["prize pool €2,000.00", "house choice"],
+        "payouts.table.locked": ["3 places", "prize pool €2,000.00"],
         "payouts.table.unlocked": ["sponsor added 0"],
         "payouts.deal.proposed": [],
         "payouts.deal.cancelled": ["the short stack said no"],
         "payouts.deal.accepted": [three[1].person.full_name],
         "payouts.deal.approved": [],
         "payouts.ranking.signed": ["places"],
-        "payouts.prize.paid": ["place 3", third.person.full_name, f"{paid.amount:,.2f} EUR", "cash"],
+        "payouts.prize.paid": ["place 3", third.person.full_name, f"€{paid.amount:,.2f}", "cash"],
         "payouts.sidepool.created": ["Last Longer"],
-        "payouts.sidepool.contributed": ["40.00 EUR"],
+        "payouts.sidepool.contributed": ["€40.00"],
         "payouts.sidepool.awarded": [],
     }
 
@@ -407,7 +407,7 @@ def drive_setup(w: World) -> dict:
     lifecycle.finish(Tournament.objects.get(pk=finished.pk), actor=w.director)
     return {
         "tournaments.tournament.created": ["Daily Fifty"],
-        "tournaments.fee.overridden": ["20.00 EUR", "daily events"],
+        "tournaments.fee.overridden": ["€20.00", "daily events"],
         "tournaments.tournament.updated": [],
         "tournaments.registration.opened": [],
         "tournaments.tournament.versioned": [],
@@ -440,7 +440,7 @@ def drive_oversight(w: World) -> dict:
     streaming.set_streaming_live(t, False, actor=w.director)
     return {
         "cashier.buyin.sold": ["Dario Late", f"#{late.entry.number}"],
-        "tournaments.stubs.reported": [f"report {report.number}", "1 stub", "110.00 EUR"],
+        "tournaments.stubs.reported": [f"report {report.number}", "1 stub", "€110.00"],
         "tournaments.regulator.granted": ["corpo"],
         "tournaments.regulator.revoked": ["corpo"],
         "tournaments.witness.signed": ["Cora witnessed: Seats drawn"],
@@ -533,7 +533,7 @@ def drive_desk(w: World) -> dict:
         "cashier.entry.presence": ["Fabio Desk", f"entry #{fabio.number}", "smoking break"],
         "cashier.entry.not_arrived": ["Ivo Bonifico", "never came"],
         "cashier.entry.arrived": ["Ivo Bonifico"],
-        "cashier.reentry.sold": [f"re-entry #{again.entry.number}", "Fabio Desk", "110.00 EUR", "card"],
+        "cashier.reentry.sold": [f"re-entry #{again.entry.number}", "Fabio Desk", "€110.00", "card"],
     }
 
 
@@ -569,9 +569,9 @@ def drive_jackpot(w: World) -> dict:
     payouts.pay_jackpot(claim, method="CASH", actor=w.cashier)
     return (
         {
-            "payouts.jackpot.won": ["level 1", f"{win.amount:,.2f} EUR"],
+            "payouts.jackpot.won": ["level 1", f"€{win.amount:,.2f}"],
             "payouts.jackpot.locked": ["Royal Hunt"],
-            "payouts.jackpot.paid": ["Anna Verdi", f"{claim.amount:,.2f} EUR", "cash"],
+            "payouts.jackpot.paid": ["Anna Verdi", f"€{claim.amount:,.2f}", "cash"],
         }
         if other
         else {}
@@ -589,12 +589,12 @@ def drive_bounties(w: World) -> dict:
     seating.record_bust(m, [{"entry": vera.pk, "eliminators": [ugo.pk]}], actor=w.director)
     drawn = m.bounty_awards.get()
     return {
-        "payouts.bounty.won": ["Player1 Knockout knocked out Player2 Knockout", "20.00 EUR", "is added to the eliminator's bounty"],
-        "payouts.bounty.paid": ["Player1 Knockout", f"{-paid.bounty_amount:,.2f} EUR", "cash"],
-        "payouts.bounty.returned": ["Player1 Knockout", f"#{paid.receipt_number}", "20.00 EUR", "bust undone"],
-        "payouts.bounty.undone": ["20.00 EUR"],
-        "payouts.mystery.envelopes_set": ["3 mystery envelopes", "90.00 EUR"],
-        "payouts.mystery.drawn": [f"no. {drawn.envelope}", "Player1 Mystery", "Player2 Mystery", f"{drawn.cash:,.2f} EUR", str(drawn.seed)],
+        "payouts.bounty.won": ["Player1 Knockout knocked out Player2 Knockout", "€20.00", "is added to the eliminator's bounty"],
+        "payouts.bounty.paid": ["Player1 Knockout", f"€{-paid.bounty_amount:,.2f}", "cash"],
+        "payouts.bounty.returned": ["Player1 Knockout", f"#{paid.receipt_number}", "€20.00", "bust undone"],
+        "payouts.bounty.undone": ["€20.00"],
+        "payouts.mystery.envelopes_set": ["3 mystery envelopes", "€90.00"],
+        "payouts.mystery.drawn": [f"no. {drawn.envelope}", "Player1 Mystery", "Player2 Mystery", f"€{drawn.cash:,.2f}", str(drawn.seed)],
     }
 
 
@@ -808,7 +808,7 @@ def drive_desk_extras(w: World) -> dict:
     clock_services.set_h4h_table_state(t, table, "ALL_IN_HOLD", actor=w.director)
     return {
         "payouts.last_longer.token_issued": ["P-07", "Laura Lunga", f"entry #{booked.number}"],
-        "payouts.ticket.issued": ["1,100.00 EUR", "Tito Biglietto"],
+        "payouts.ticket.issued": ["€1,100.00", "Tito Biglietto"],
         "seating.predraw": ["3 registrants", "Friday, Saturday"],
         "cashier.rebuy.declared": [f"recorded that {entries[0].person.full_name} (#{entries[0].number}) declared a rebuy"],
         "tournaments.clock.h4h_table_state": [f"table {table}", "hand 1", "all-in, cards held face down"],
@@ -830,7 +830,7 @@ def drive_no_shows(w: World) -> dict:
     registration.forfeit_not_arrived(t, actor=w.director, now=timezone.now() + timedelta(hours=3))
     return {
         "cashier.entry.no_show": ["Nino Assente"],
-        "cashier.receivable.settled": ["110.00 EUR", "Nino Assente", f"receipt #{owed.receipt_number}", f"receipt #{settled.receipt_number}"],
+        "cashier.receivable.settled": ["€110.00", "Nino Assente", f"receipt #{owed.receipt_number}", f"receipt #{settled.receipt_number}"],
         "cashier.no_shows.forfeited": ["End of level 1 plus 5 minutes: 1 player not arrived forfeited"],
     }
 

@@ -168,7 +168,7 @@ def pko_journey(j):
     desk.goto(base + f"/desk/?t={tid}")
     option = desk.locator("#tournament option:checked")
     expect(option).to_contain_text("PKO del martedì")
-    expect(option).to_contain_text(re.compile(r"50,00 \+ 25,00 \w+ \+ 5,00 EUR"))  # buy-in + bounty + fee
+    expect(option).to_contain_text(re.compile(r"50,00 \+ 25,00 \w+ \+ 5,00\u00a0€"))  # buy-in + bounty + fee
     receipts = {}
     for n, (first, last) in enumerate(PLAYERS):
         desk.fill("#search", last.lower())
@@ -179,13 +179,13 @@ def pko_journey(j):
             desk.click("button[data-op=register]")
         receipt = popup.value
         receipt.wait_for_load_state()
-        expect(receipt.locator("#receipt-total")).to_have_text("80,00 EUR")  # 50 + 25 + 5
-        expect(receipt.locator("#receipt-bounty")).to_have_text("25,00 EUR")
+        expect(receipt.locator("#receipt-total")).to_have_text("80,00\u00a0€")  # 50 + 25 + 5
+        expect(receipt.locator("#receipt-bounty")).to_have_text("25,00\u00a0€")
         if n == 0:
             j.shot(receipt, "receipt-with-bounty", full_page=True)
         receipts[first] = receipt.locator("#receipt-phone-link").text_content()
         receipt.close()
-        expect(desk.locator("#message")).to_contain_text(f"Ricevuta #{n + 1} — 80,00 EUR")
+        expect(desk.locator("#message")).to_contain_text(f"Ricevuta #{n + 1} — 80,00\u00a0€")
     expect(desk.locator("#shift tr.total")).to_contain_text("400,00")  # 5 × 80
     j.shot(desk, "desk-five-sold")
 
@@ -197,7 +197,7 @@ def pko_journey(j):
     tv = lobby(j, t)
     expect(tv.locator("#bounty-panel")).to_be_visible()
     expect(tv.locator("#bounty-kind")).to_have_text("knockout progressivo")
-    expect(tv.locator("#bounty-pool")).to_have_text("125,00 EUR")
+    expect(tv.locator("#bounty-pool")).to_have_text("125,00\u00a0€")
     expect(tv.locator("#pool")).to_contain_text("250,00")  # the prize pool: 5 × 50, no bounty in it
     expect(tv.locator("#bounty-top li")).to_have_count(5)  # five heads of 25
     j.shot(tv, "lobby-bounty-panel")
@@ -227,14 +227,14 @@ def pko_journey(j):
 
     # 1. Giulia out to Mario: 12 cash, 13 onto his bounty.
     banner = bust("Giulia", "Mario", shot="bust-eliminated-by")
-    expect(banner).to_contain_text(f"Per mano di Mario Rossi #{number['Mario']}: vince 12,00 EUR (e 13,00 EUR sulla taglia).")
+    expect(banner).to_contain_text(f"Per mano di Mario Rossi #{number['Mario']}: vince 12,00\u00a0€ (e 13,00\u00a0€ sulla taglia).")
     j.shot(floor, "bust-banner-bounty-won")
     # 2. Luca out, a split pot: Anna and Paolo 6 each in cash, 6 each onto their bounties.
     banner = bust("Luca", "Anna", "Paolo")
-    expect(banner).to_contain_text(f"Per mano di Anna Ricci #{number['Anna']}: vince 6,00 EUR (e 6,00 EUR sulla taglia).")
-    expect(banner).to_contain_text(f"Per mano di Paolo Rizzo #{number['Paolo']}: vince 6,00 EUR (e 6,00 EUR sulla taglia).")
+    expect(banner).to_contain_text(f"Per mano di Anna Ricci #{number['Anna']}: vince 6,00\u00a0€ (e 6,00\u00a0€ sulla taglia).")
+    expect(banner).to_contain_text(f"Per mano di Paolo Rizzo #{number['Paolo']}: vince 6,00\u00a0€ (e 6,00\u00a0€ sulla taglia).")
     # The table map shows each bounty by the player: Mario 38, Anna and Paolo 31.
-    for name, amount in (("Mario", "38,00 EUR"), ("Anna", "31,00 EUR"), ("Paolo", "31,00 EUR")):
+    for name, amount in (("Mario", "38,00\u00a0€"), ("Anna", "31,00\u00a0€"), ("Paolo", "31,00\u00a0€")):
         expect(floor.locator(f"#tables tr[data-entry='{e[name].pk}'] .tag.bounty")).to_have_text(amount)
     j.shot(floor, "tables-with-bounties")
 
@@ -242,8 +242,8 @@ def pko_journey(j):
     desk.goto(base + f"/payouts/due/?t={tid}")
     due = desk.locator("tr.bounty-due")
     expect(due).to_have_count(3)  # Mario 12, Anna 6, Paolo 6
-    expect(desk.locator("tr.bounty-due[data-name='Mario Rossi'] td.amount")).to_have_text("12,00 EUR")
-    expect(desk.locator("tr.bounty-due[data-name='Anna Ricci'] td.amount")).to_have_text("6,00 EUR")
+    expect(desk.locator("tr.bounty-due[data-name='Mario Rossi'] td.amount")).to_have_text("12,00\u00a0€")
+    expect(desk.locator("tr.bounty-due[data-name='Anna Ricci'] td.amount")).to_have_text("6,00\u00a0€")
     j.shot(desk, "due-bounties")
     slip = pay(desk, "Mario Rossi", "12,00")
     j.shot(slip, "bounty-slip-mario")
@@ -254,20 +254,20 @@ def pko_journey(j):
     phone.goto(receipts["Mario"])
     expect(phone.locator("#who")).to_contain_text("Mario Rossi")
     expect(phone.locator("#phone-bounty")).to_be_visible()
-    expect(phone.locator("#phone-bounty-head")).to_have_text("38,00 EUR")
-    expect(phone.locator("#phone-bounty-won")).to_have_text("12,00 EUR")
+    expect(phone.locator("#phone-bounty-head")).to_have_text("38,00\u00a0€")
+    expect(phone.locator("#phone-bounty-won")).to_have_text("12,00\u00a0€")
     expect(phone.locator("#phone-bounty-knockouts")).to_have_text("Eliminazioni: 1")
-    expect(phone.locator("#phone-bounty-collect")).to_have_text("Ritirato: 12,00 EUR")
+    expect(phone.locator("#phone-bounty-collect")).to_have_text("Ritirato: 12,00\u00a0€")
     j.shot(phone, "phone-bounty-mario", full_page=True)
     paolo = j.page(j.context(viewport=PHONE, locale="it-IT"))
     paolo.goto(receipts["Paolo"])
-    expect(paolo.locator("#phone-bounty-head")).to_have_text("31,00 EUR")
-    expect(paolo.locator("#phone-bounty-collect")).to_have_text("Da ritirare alla cassa: 6,00 EUR")
+    expect(paolo.locator("#phone-bounty-head")).to_have_text("31,00\u00a0€")
+    expect(paolo.locator("#phone-bounty-collect")).to_have_text("Da ritirare alla cassa: 6,00\u00a0€")
 
     # ---- The lobby: what the knockouts have won so far (12 + 6 + 6), the biggest bounties first.
-    expect(tv.locator("#bounty-paid")).to_have_text("24,00 EUR")
+    expect(tv.locator("#bounty-paid")).to_have_text("24,00\u00a0€")
     expect(tv.locator("#bounty-top li").first).to_contain_text("Mario R.")  # as the lobby's public lists name players
-    expect(tv.locator("#bounty-top li").first).to_contain_text("38,00 EUR")
+    expect(tv.locator("#bounty-top li").first).to_contain_text("38,00\u00a0€")
     expect(tv.locator("#bounty-top li")).to_have_count(3)
     j.shot(tv, "lobby-bounties-after-two-knockouts")
 
@@ -275,30 +275,30 @@ def pko_journey(j):
     director = staff_page(j, "dora")
     director.goto(base + f"/tournaments/{tid}/payouts/")
     for field, amount in (("taken-in", "125,00"), ("paid-out", "12,00"), ("owed", "12,00"), ("on-heads", "100,00"), ("house", "1,00")):
-        expect(director.locator(f"#bounty-{field}")).to_have_text(f"{amount} EUR")
+        expect(director.locator(f"#bounty-{field}")).to_have_text(f"{amount}\u00a0€")
     j.shot(director, "payouts-page-bounties", full_page=True)
     assert bounty_lines(reconciliation_csv(director, base, tid)) == ("125.00", "12.00", "12.00", "100.00", "1.00", "0.00")
 
     # ---- Down to the last player: Anna knocks out Mario, then Paolo.
     floor.reload()
     banner = bust("Mario", "Anna")
-    expect(banner).to_contain_text(f"Per mano di Anna Ricci #{number['Anna']}: vince 19,00 EUR (e 19,00 EUR sulla taglia).")
+    expect(banner).to_contain_text(f"Per mano di Anna Ricci #{number['Anna']}: vince 19,00\u00a0€ (e 19,00\u00a0€ sulla taglia).")
     banner = bust("Paolo", "Anna", shot="last-bust")
-    expect(banner).to_contain_text(f"Per mano di Anna Ricci #{number['Anna']}: vince 15,00 EUR (e 16,00 EUR sulla taglia).")
+    expect(banner).to_contain_text(f"Per mano di Anna Ricci #{number['Anna']}: vince 15,00\u00a0€ (e 16,00\u00a0€ sulla taglia).")
     expect(floor.locator("#busts")).to_contain_text(f"per mano di Anna Ricci #{number['Anna']}")
     j.shot(floor, "winner-left")
 
     # ---- The desk pays Anna 6 + 19 + 15 + her own 66 = 106; Paolo's 6 is still due.
     desk.goto(base + f"/payouts/due/?t={tid}")
     expect(desk.locator("tr.bounty-due")).to_have_count(2)
-    expect(desk.locator("tr.bounty-due[data-name='Paolo Rizzo'] td.amount")).to_have_text("6,00 EUR")
+    expect(desk.locator("tr.bounty-due[data-name='Paolo Rizzo'] td.amount")).to_have_text("6,00\u00a0€")
     slip = pay(desk, "Anna Ricci", "106,00")
     lines = [(dt.strip(), dd.strip()) for dt, dd in zip(slip.locator("dt.bounty-line").all_inner_texts(), slip.locator("dd.bounty-line").all_inner_texts())]
     assert lines == [
-        ("Ha eliminato Luca Ferrari", "6,00 EUR"),
-        ("Ha eliminato Mario Rossi", "19,00 EUR"),
-        ("Ha eliminato Paolo Rizzo", "15,00 EUR"),
-        ("Taglia propria (vincitore)", "66,00 EUR"),
+        ("Ha eliminato Luca Ferrari", "6,00\u00a0€"),
+        ("Ha eliminato Mario Rossi", "19,00\u00a0€"),
+        ("Ha eliminato Paolo Rizzo", "15,00\u00a0€"),
+        ("Taglia propria (vincitore)", "66,00\u00a0€"),
     ]
     j.shot(slip, "bounty-slip-anna")
     slip.close()
@@ -308,17 +308,17 @@ def pko_journey(j):
 
     # ---- Phones and lobby at the end.
     phone.reload()
-    expect(phone.locator("#phone-bounty-won")).to_have_text("12,00 EUR")
+    expect(phone.locator("#phone-bounty-won")).to_have_text("12,00\u00a0€")
     expect(phone.locator("#phone-bounty-head-box")).to_be_hidden()  # out: no bounty on his head
     anna = j.page(j.context(viewport=PHONE, locale="it-IT"))
     anna.goto(receipts["Anna"])
-    expect(anna.locator("#phone-bounty-won")).to_have_text("106,00 EUR")
+    expect(anna.locator("#phone-bounty-won")).to_have_text("106,00\u00a0€")
     expect(anna.locator("#phone-bounty-knockouts")).to_have_text("Eliminazioni: 3")  # Luca (shared), Mario, Paolo
-    expect(anna.locator("#phone-bounty-collect")).to_have_text("Ritirato: 106,00 EUR")
+    expect(anna.locator("#phone-bounty-collect")).to_have_text("Ritirato: 106,00\u00a0€")
     j.shot(anna, "phone-bounty-anna", full_page=True)
     # won by the players: 12 + 6 + 6 + 19 + 15 + 66 = 124 (the house's 1 is nobody's)
-    expect(tv.locator("#bounty-paid")).to_have_text("124,00 EUR")
-    expect(tv.locator("#bounty-pool")).to_have_text("125,00 EUR")
+    expect(tv.locator("#bounty-paid")).to_have_text("124,00\u00a0€")
+    expect(tv.locator("#bounty-pool")).to_have_text("125,00\u00a0€")
     j.shot(tv, "lobby-bounties-at-the-end")
 
     # ---- The reconciliation at the end, to the cent: 125 = 118 paid + 6 owed + 0 on heads + 1 house.
@@ -331,14 +331,14 @@ def pko_journey(j):
 def pay(desk, name: str, amount: str):
     """The desk pays a player's bounties from the payouts due: the slip opens to be printed."""
     row = desk.locator(f"tr.bounty-due[data-name='{name}']")
-    expect(row.locator("td.amount")).to_have_text(f"{amount} EUR")
+    expect(row.locator("td.amount")).to_have_text(f"{amount}\u00a0€")
     with desk.expect_popup() as popup:
         row.locator("button.primary").click()
     slip = popup.value
     slip.wait_for_load_state()
     expect(desk.locator("#pay-message")).to_have_text(f"Pagato: {name} {amount}")
     expect(slip.locator("#slip-winner")).to_have_text(name)
-    expect(slip.locator("#slip-amount")).to_have_text(f"{amount} EUR")
+    expect(slip.locator("#slip-amount")).to_have_text(f"{amount}\u00a0€")
     expect(slip.locator("#slip-method")).to_have_text("Contanti")
     return slip
 
@@ -365,10 +365,10 @@ def mystery_journey(j):
     # The director fills the envelopes on the payouts page: 50 + 25 + 15 + 10 = 100 taken in.
     director = staff_page(j, "dora")
     director.goto(base + f"/tournaments/{t.pk}/payouts/")
-    expect(director.locator("#bounty-taken-in")).to_have_text("100,00 EUR")
+    expect(director.locator("#bounty-taken-in")).to_have_text("100,00\u00a0€")
     director.fill("#envelopes-form textarea[name=envelopes]", "50 25 15 10")
     director.click("#envelopes-form button")
-    expect(director.locator("#envelopes-status")).to_contain_text("100,00 EUR")
+    expect(director.locator("#envelopes-status")).to_contain_text("100,00\u00a0€")
     j.shot(director, "mystery-envelopes-set", full_page=True)
     assert [str(a) for a in t.__class__.objects.get(pk=t.pk).settings["mystery_envelopes"]] == ENVELOPES
     number = {name: entry.number for name, entry in e.items()}
@@ -376,7 +376,7 @@ def mystery_journey(j):
     tv = lobby(j, t)
     expect(tv.locator("#bounty-panel")).to_be_visible()
     expect(tv.locator("#bounty-kind")).to_have_text("mystery")
-    expect(tv.locator("#mystery-left")).to_have_text("4 · 100,00 EUR")
+    expect(tv.locator("#mystery-left")).to_have_text("4 · 100,00\u00a0€")
     expect(tv.locator("#mystery-draw")).to_be_hidden()
 
     floor = staff_page(j, "flo")
@@ -406,7 +406,7 @@ def mystery_journey(j):
     banner = bust("Luca", "Anna")
     drawn = BountyAward.objects.get(tournament=t, knocked_out=e["Luca"])
     amount = Decimal(ENVELOPES[drawn.envelope - 1])  # the envelope's amount as the director listed it
-    italian = f"{amount:.2f}".replace(".", ",") + " EUR"
+    italian = f"{amount:.2f}".replace(".", ",") + "\u00a0€"
     expect(banner).to_contain_text(f"Per mano di Anna Ricci #{number['Anna']}: busta {drawn.envelope}, vince {italian}.")
     j.shot(floor, "mystery-draw-on-the-floor")
 
@@ -417,6 +417,6 @@ def mystery_journey(j):
     expect(tv.locator("#mystery-draw-amount")).to_have_text(italian)
     expect(tv.locator("#mystery-draw-names")).to_have_text("Anna R.")
     left = Decimal("100") - amount
-    expect(tv.locator("#mystery-left")).to_have_text("3 · " + f"{left:.2f}".replace(".", ",") + " EUR")
+    expect(tv.locator("#mystery-left")).to_have_text("3 · " + f"{left:.2f}".replace(".", ",") + "\u00a0€")
     expect(tv.locator("#mystery-last")).to_have_text(f"Ultima busta: n. {drawn.envelope}, {italian} a Anna R.")
     j.shot(tv, "mystery-draw-on-the-lobby")

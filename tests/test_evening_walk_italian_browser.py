@@ -53,7 +53,7 @@ DOCUMENTS = {("Nadia", "Caruso"): "CA 999 ZZ"}
 MEMBERS = (
     "Cognome;Nome;Documento;Data di nascita;Email\r\nVilla;Irene;;02/02/1982;\r\nLeone;Franco;;;franco.leone@example.org\r\nMartelli;Ugo;ca999zz;;\r\n"
 ).encode("cp1252")
-# The payout table the director types: 8 places out of 14 entries at 100 EUR (1.400,00 EUR).
+# The payout table the director types: 8 places out of 14 entries at 100 EUR (1.400,00\u00a0€).
 PRIZES = [("400,00", 1), ("250,00", 2), ("180,00", 3), ("150,00", 4), ("130,00", 5), ("110,00", 6), ("95,00", 7), ("85,00", 8)]
 STACK = 20000
 
@@ -155,13 +155,13 @@ def evening(j):
             receipt.close()
             expect(desk.locator("#sales li")).to_have_count(n)
 
-    sell(friday, FRIDAY, "110,00 EUR")
+    sell(friday, FRIDAY, "110,00\u00a0€")
     j.shot(desk, "desk-friday-sold")
-    sell(turbo, TURBO, "55,00 EUR")
+    sell(turbo, TURBO, "55,00\u00a0€")
 
     # ---- The payout table, typed: eight places, locked and published before the start.
     director.goto(base + f"/tournaments/{friday}/payouts/")
-    expect(director.locator("#pool-total")).to_have_text("1.400,00 EUR")
+    expect(director.locator("#pool-total")).to_have_text("1.400,00\u00a0€")
     director.fill("#prize-lines", "\n".join(f"{place} {amount}" for amount, place in PRIZES))
     director.fill("#table input[name=reason]", "otto premi, deciso dalla sala")
     director.click("#table button[value=edit]")

@@ -104,11 +104,11 @@ def test_every_action_a_service_writes_is_driven(world):
 def test_the_issue_example_reads_as_a_sentence_in_both_languages():
     p = {"entry": 31, "entry_number": 31, "person": 5, "name": "Mario Rossi", "receipt": 9, "amount": "1100.00", "method": "CASH", "chips": 30000}
     with translation.override("en"):
-        assert eventlog.sentence(Action.CASHIER_BUYIN_SOLD.value, p, actor="anna", currency="EUR") == "Anna sold entry #31 to Mario Rossi — 1,100.00 EUR cash"
+        assert eventlog.sentence(Action.CASHIER_BUYIN_SOLD.value, p, actor="anna", currency="EUR") == "Anna sold entry #31 to Mario Rossi — €1,100.00 cash"
     with translation.override("it"):
         assert (
             eventlog.sentence(Action.CASHIER_BUYIN_SOLD.value, p, actor="anna", currency="EUR")
-            == "Anna ha venduto l'entry #31 a Mario Rossi — 1.100,00 EUR contanti"
+            == "Anna ha venduto l'entry #31 a Mario Rossi — 1.100,00\u00a0€ contanti"
         )
 
 
@@ -153,12 +153,12 @@ def test_the_tournament_page_shows_sentences_not_payloads(make_tournament, perso
     client.force_login(director)
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
     log = page[page.index('id="event-log"') :]
-    assert "Carl sold entry #1 to Mario Rossi — 110.00 EUR cash" in log
+    assert "Carl sold entry #1 to Mario Rossi — €110.00 cash" in log
     assert "Dora gave Mario Rossi a penalty: Missed rounds — Soft play" in log
     assert "MISSED_ROUNDS" not in log and "{&#x27;" not in log and "&#x27;entry&#x27;" not in log
     client.cookies["django_language"] = "it"
     log = client.get(f"/tournaments/{t.pk}/").content.decode().split('id="event-log"')[1]
-    assert "Carl ha venduto l&#x27;entry #1 a Mario Rossi — 110,00 EUR contanti" in log
+    assert "Carl ha venduto l&#x27;entry #1 a Mario Rossi — 110,00\u00a0€ contanti" in log
 
 
 @pytest.mark.django_db
@@ -167,4 +167,4 @@ def test_the_api_gives_each_event_its_sentence_in_the_users_language(make_tourna
     cashier.register(t, person, method="CASH", actor=cashier_actor)
     rows = api(director).get(f"/api/v1/tournaments/{t.pk}/events/", HTTP_ACCEPT_LANGUAGE="it").json()
     sold = next(r for r in rows if r["action"] == Action.CASHIER_BUYIN_SOLD)
-    assert sold["sentence"] == "Carl ha venduto l'entry #1 a Mario Rossi — 110,00 EUR contanti"
+    assert sold["sentence"] == "Carl ha venduto l'entry #1 a Mario Rossi — 110,00\u00a0€ contanti"

@@ -182,7 +182,7 @@ def run(j):
     expect(director.locator("h1 .badge")).to_have_text("Programmato")
     director.click("button[name=op][value=open]")
     expect(director.locator("h1 .badge")).to_have_text("Iscrizioni aperte")
-    expect(director.locator("main")).to_contain_text("150,00 + 15,00 EUR")  # the statutory fee, 10 %
+    expect(director.locator("main")).to_contain_text("150,00 + 15,00\u00a0€")  # the statutory fee, 10 %
     j.shot(director, "registration-open")
     tid = int(re.search(r"/tournaments/(\d+)/", director.url).group(1))
 
@@ -192,7 +192,7 @@ def run(j):
     login_in_italian(desk, base, "carl")
     submit_login(desk)
     desk.goto(base + f"/desk/?t={tid}")
-    expect(desk.locator("#tournament option:checked")).to_contain_text("Torneo del Giovedì — 150,00+15,00 EUR (Iscrizioni aperte)")
+    expect(desk.locator("#tournament option:checked")).to_contain_text("Torneo del Giovedì — 150,00+15,00\u00a0€ (Iscrizioni aperte)")
     expect(desk.locator("#no-sales")).to_have_text("Ancora nessuna vendita in questo torneo.")
 
     receipts = []
@@ -202,14 +202,14 @@ def run(j):
             desk.click("button[data-op=register]")
         receipt = popup.value
         receipt.wait_for_load_state()
-        expect(receipt.locator("#receipt-total")).to_have_text("165,00 EUR")
+        expect(receipt.locator("#receipt-total")).to_have_text("165,00\u00a0€")
         receipts.append(receipt.locator("#receipt-phone-link").text_content())
         if shot_receipt:
             expect(receipt.locator("#receipt")).to_contain_text("Conserva questa ricevuta")
             assert receipt.evaluate("document.querySelector('#receipt-phone img').naturalWidth") > 0  # the QR code
             j.shot(receipt, "receipt-with-qr", full_page=True)
         receipt.close()
-        expect(desk.locator("#message")).to_contain_text(f"Venduto — Ricevuta #{len(receipts)} — 165,00 EUR")
+        expect(desk.locator("#message")).to_contain_text(f"Venduto — Ricevuta #{len(receipts)} — 165,00\u00a0€")
 
     for n, (query, name) in enumerate(
         [("ross", "Mario Rossi (mrossi)"), ("bianc", "Giulia Bianchi"), ("luc2", "Luca Ferrari (luc2)"), ("ricci", "Anna Ricci"), ("rizzo", "Paolo Rizzo")]
@@ -233,12 +233,12 @@ def run(j):
         sell()
     expect(desk.locator("#sales li")).to_have_count(8)
     expect(desk.locator("#shift tr.total")).to_contain_text("1.320,00")
-    expect(desk.locator("#sales li").first).to_contain_text("Buy-in 165,00 EUR (Contanti) — Elena Greco")
+    expect(desk.locator("#sales li").first).to_contain_text("Buy-in 165,00\u00a0€ (Contanti) — Elena Greco")
     j.shot(desk, "desk-eight-sold")
 
     # ---- The director starts the tournament, the clock with it: the seats are drawn.
     director.reload()
-    expect(director.locator("#prize-collected")).to_have_text("1.200,00 EUR")
+    expect(director.locator("#prize-collected")).to_have_text("1.200,00\u00a0€")
     expect(director.locator("input[name=start_clock]")).to_be_checked()
     director.click("button[name=op][value=start]")
     expect(director.locator("h1 .badge")).to_have_text("In corso")
@@ -411,7 +411,7 @@ def run(j):
     # ---- Payouts: the director pays two places instead of one, locks the table and signs the
     # ranking; the administrative controller signs too; the cashier pays the prizes.
     director.goto(base + f"/tournaments/{tid}/payouts/")
-    expect(director.locator("#pool-total")).to_have_text("1.200,00 EUR")
+    expect(director.locator("#pool-total")).to_have_text("1.200,00\u00a0€")
     # Registration closed, so the table was made and locked then (PAY-05): the director unlocks it first.
     expect(director.locator("#table-state")).to_have_text("Bloccata e pubblicata")
     director.fill("#unlock-form input[name=reason]", "due premi, deciso prima dell'inizio")
@@ -453,7 +453,7 @@ def run(j):
     j.shot(desk, "payouts-due")
     for n, (name, amount) in enumerate([(winner, "800,00"), (out[-1], "400,00")]):
         row = desk.locator(f"table.due tbody tr[data-name='{name}']")
-        expect(row.locator("td.amount")).to_have_text(f"{amount} EUR")
+        expect(row.locator("td.amount")).to_have_text(f"{amount}\u00a0€")
         with desk.expect_popup() as popup:
             row.locator("button.primary").click()
         slip = popup.value
@@ -461,7 +461,7 @@ def run(j):
         expect(desk.locator("#pay-message")).to_have_text(f"Pagato: {name} {amount}")
         expect(slip.locator("#slip-winner")).to_have_text(name)
         expect(slip.locator("#slip-place")).to_have_text(str(n + 1))
-        expect(slip.locator("#slip-amount")).to_have_text(f"{amount} EUR")
+        expect(slip.locator("#slip-amount")).to_have_text(f"{amount}\u00a0€")
         expect(slip.locator("#slip-method")).to_have_text("Contanti")
         j.shot(slip, f"payout-slip-place-{n + 1}")
         slip.close()
@@ -507,7 +507,7 @@ def second_event_cancelled(j, director, desk):
         return [row.locator("td").all_text_contents() for row in methods.all()]
 
     euros = cells()  # the euros in the drawer (and the cards) before the franc sale
-    expect(desk.locator("#jackpot-fee")).to_have_text("5,00 EUR")
+    expect(desk.locator("#jackpot-fee")).to_have_text("5,00\u00a0€")
     desk.check("#jackpot")
     desk.select_option("#tender", "CHF")
     expect(desk.locator("#tender-converted")).to_have_text("Da pagare: 109,53 CHF (1 CHF = 1,05 EUR)")  # (100 + 10 + 5) / 1,05
@@ -518,9 +518,9 @@ def second_event_cancelled(j, director, desk):
         desk.click("button[data-op=register]")
     receipt = popup.value
     receipt.wait_for_load_state()
-    expect(receipt.locator("#receipt-tendered")).to_have_text("109,53 CHF")
+    expect(receipt.locator("#receipt-tendered")).to_have_text("109,53\u00a0CHF")
     receipt.close()
-    expect(desk.locator("#shift tr.foreign")).to_have_text(re.compile(r"Pagato in CHF: 109,53 CHF\s*1\s*115,00"))
+    expect(desk.locator("#shift tr.foreign")).to_have_text(re.compile(r"Pagato in CHF: 109,53\sCHF\s*1\s*115,00"))
     assert cells() == euros  # the francs are not counted among the euros
     j.shot(desk, "desk-francs-and-jackpot")
 
@@ -531,21 +531,21 @@ def second_event_cancelled(j, director, desk):
     expect(confirm).to_contain_text("Annullare il torneo?")
     confirm.locator("button[value=ok]").click()
     expect(director.locator("h1 .badge")).to_have_text("Annullato")
-    expect(director.locator("#refunds-due-note")).to_contain_text("Rimborsi ancora da consegnare alla cassa: 1 (115,00 EUR).")
+    expect(director.locator("#refunds-due-note")).to_contain_text("Rimborsi ancora da consegnare alla cassa: 1 (115,00\u00a0€).")
     j.shot(director, "cancelled-refunds-due")
 
     desk.select_option("#tender", "")
     desk.goto(base + f"/desk/?t={tid2}")
     expect(desk.locator("#refunds-list li")).to_have_count(1)
-    expect(desk.locator("#refunds-list li")).to_contain_text("Anna Ricci — iscrizione #1 — 115,00 EUR")
+    expect(desk.locator("#refunds-list li")).to_contain_text("Anna Ricci — iscrizione #1 — 115,00\u00a0€")
     j.shot(desk, "desk-refunds-due")
     with desk.expect_popup() as popup:
         desk.locator("#refunds-list li button").click()
         confirm = desk.locator("dialog.tdm-dialog[open]")
-        expect(confirm).to_contain_text("Rimborso di 115,00 EUR per Anna Ricci: consegnarlo ora?")
+        expect(confirm).to_contain_text("Rimborso di 115,00\u00a0€ per Anna Ricci: consegnarlo ora?")
         confirm.locator("button[value=ok]").click()
     popup.value.close()
     expect(desk.locator("#refunds-msg")).to_contain_text("Rimborsato — ricevuta")
     expect(desk.locator("#refunds-none")).to_have_text("Tutti i rimborsi sono stati pagati.")
-    expect(desk.locator("#sales li").first).to_contain_text("-115,00 EUR (Contanti) — Anna Ricci")
+    expect(desk.locator("#sales li").first).to_contain_text("-115,00\u00a0€ (Contanti) — Anna Ricci")
     j.shot(desk, "desk-refund-paid")

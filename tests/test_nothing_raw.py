@@ -50,9 +50,9 @@ def test_levels_are_named_as_players_say_them():
 
 def test_numbers_and_money_follow_the_language():
     with translation.override("en"):
-        assert formatting.num(12500) == "12,500" and formatting.money(Decimal("2250"), "EUR") == "2,250.00 EUR"
+        assert formatting.num(12500) == "12,500" and formatting.money(Decimal("2250"), "EUR") == "€2,250.00"
     with translation.override("it"):
-        assert formatting.num(12500) == "12.500" and formatting.money("2250.5", "EUR") == "2.250,50 EUR"
+        assert formatting.num(12500) == "12.500" and formatting.money("2250.5", "EUR") == "2.250,50\u00a0€"
     assert formatting.num(None) == "" and formatting.money("", "EUR") == ""
 
 
@@ -127,15 +127,15 @@ def test_money_on_the_tournament_page_and_the_receipt_follows_the_language(make_
     sale = cashier.register(t, person, method="CARD", actor=cashier_actor)
     client.force_login(director)
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
-    assert "2,000.00 + 250.00 EUR" in page and "50,000" in page
+    assert "2,000.00 + €250.00" in page and "50,000" in page
     client.cookies["django_language"] = "it"
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
-    assert "2.000,00 + 250,00 EUR" in page and "50.000" in page and "2250.00" not in page
+    assert "2.000,00 + 250,00\u00a0€" in page and "50.000" in page and "2250.00" not in page
     receipt = client.get(f"/desk/receipt/{sale.row.receipt_number}/").content.decode()
-    assert 'id="receipt-total">2.250,00 EUR' in receipt
+    assert 'id="receipt-total">2.250,00\u00a0€' in receipt
     with translation.override("it"):
         lines = dict(receipts.receipt_lines(sale.row))
-    assert lines["Totale"] == "2.250,00 EUR" and lines["Chip"] == "50.000"
+    assert lines["Totale"] == "2.250,00\u00a0€" and lines["Chip"] == "50.000"
 
 
 @pytest.mark.django_db

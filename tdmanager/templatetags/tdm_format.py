@@ -1,9 +1,11 @@
 """``{{ chips|num }}``, ``{{ amount|money:t.currency }}`` and ``{{ moment|when:"datetime" }}``: numbers,
-money and dates in the active language (``tdmanager.formatting``): "12.500", "2.250,00 EUR" and
-"28/11/2026 21:05" in Italian, "12,500", "2,250.00 EUR" and "28/11/2026 21:05" in English,
-"28.11.2026 21:05" in German."""
+money and dates in the active language (``tdmanager.formatting``): "12.500", "2.250,00 €" and
+"28/11/2026 21:05" in Italian, "12,500", "€2,250.00" and "28/11/2026 21:05" in English,
+"28.11.2026 21:05" in German. ``{% money_config %}`` hands a page's script (``TDM.money``) the
+currency signs and the language's pattern, so the browser writes money as the server does."""
 
 from django import template
+from django.utils.html import json_script
 
 from tdmanager import formatting
 
@@ -18,6 +20,12 @@ def num(value, decimals=None):
 @register.filter
 def money(value, currency=""):
     return formatting.money(value, currency or "")
+
+
+@register.simple_tag
+def money_config():
+    """``<script id="tdm-money" type="application/json">``: the signs and the pattern."""
+    return json_script(formatting.money_config(), "tdm-money")
 
 
 @register.filter

@@ -247,7 +247,7 @@ def test_a_league_tournament_shows_the_standings_on_its_lobby_screens_phones_and
     page = c.get(f"/people/{four['A'].pk}/").content.decode()
     history = page.split('id="history"', 1)[1].split("</section>", 1)[0]
     assert first.name in history and "Tuesday league</a>: 4.00" in history
-    assert 'class="prize">400.00 EUR (owed)' in history  # 4 × €100, the one place paid for four entries, not collected yet
+    assert 'class="prize">€400.00 (owed)' in history  # 4 × €100, the one place paid for four entries, not collected yet
 
 
 def test_the_knockouts_of_a_bounty_event_score_the_leagues_knockout_points(make_tournament, make_person, actor, cashier_actor, director):
@@ -300,7 +300,7 @@ def test_the_knockouts_of_a_bounty_event_score_the_leagues_knockout_points(make_
     assert "<th>Knockouts</th>" in page and '<td class="knockouts">3</td>' in page
     history = c.get(f"/people/{people['A'].pk}/").content.decode().split('id="history"', 1)[1].split("</section>", 1)[0]
     assert "Bounty league</a>: 16.00" in history
-    assert '80.00 EUR <span class="muted">(3 knockouts)</span>' in history
+    assert '€80.00 <span class="muted">(3 knockouts)</span>' in history
 
 
 def test_the_api_and_the_page_set_a_leagues_knockout_points(api, director):

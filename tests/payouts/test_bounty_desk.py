@@ -170,12 +170,12 @@ def test_envelopes_are_refused_outside_a_mystery_event(api, make_tournament, mak
 def test_the_payouts_page_shows_the_bounty_money_and_sets_the_envelopes(make_tournament, make_person, cashier_actor, actor, director):
     t, _e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", mystery_from="START")
     page = web(director).get(f"/tournaments/{t.pk}/payouts/").content.decode()
-    assert 'id="envelopes-form"' in page and 'id="bounty-taken-in">200.00 EUR' in page
+    assert 'id="envelopes-form"' in page and 'id="bounty-taken-in">€200.00' in page
     web(director).post(f"/tournaments/{t.pk}/payouts/", {"op": "envelopes", "envelopes": "2 x 50\n60 40"})
     t.refresh_from_db()
     assert t.settings["mystery_envelopes"] == ["50.00", "50.00", "60.00", "40.00"]
     page = web(director).get(f"/tournaments/{t.pk}/payouts/").content.decode()
-    assert "4 envelopes, 200.00 EUR; left in the bag: 4 (200.00 EUR)." in page
+    assert "4 envelopes, €200.00; left in the bag: 4 (€200.00)." in page
 
 
 # --- the desk's page, the slip and the receipt -----------------------------------------------
@@ -189,7 +189,7 @@ def test_the_due_page_lists_the_bounties_owed_and_the_api_pays_them(api, make_to
     page = web(cashier_user).get(f"/payouts/due/?t={t.pk}").content.decode()
     name = e[0].person.full_name
     assert 'class="bounty-due"' in page and f'data-entry="{e[0].pk}" data-tournament="{t.pk}" data-name="{name}"' in page
-    assert "100.00 EUR" in page and 'form class="pay bounty row"' in page
+    assert "€100.00" in page and 'form class="pay bounty row"' in page
     due = api(cashier_user).get(f"/api/v1/payouts/due/?tournament={t.pk}").data
     assert [(d["kind"], d["entry"], d["amount"], d["bounties"]) for d in due] == [("BOUNTY", e[0].pk, "100.00", 2)]
     r = api(cashier_user).post(due[0]["pay_url"], {"entry": e[0].pk, "method": "CASH"}, format="json")
@@ -204,12 +204,12 @@ def test_the_slip_and_the_receipt_show_the_bounties_paid(api, make_tournament, m
     paid = api(cashier_user).post(pay_url(t), {"entry": e[0].pk, "method": "CASH"}, format="json").data
     number = paid["receipt_number"]
     slip = web(cashier_user).get(paid["slip_url"]).content.decode()
-    assert f"Knocked out {e[1].person.full_name}" in slip and 'id="slip-amount">50.00 EUR' in slip
+    assert f"Knocked out {e[1].person.full_name}" in slip and 'id="slip-amount">€50.00' in slip
     pdf = web(cashier_user).get(paid["slip_pdf_url"])
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
     assert api(cashier_user).get(f"/api/v1/payouts/slips/{number}/").data["amount"] == "50.00"
     receipt = web(cashier_user).get(f"/desk/receipt/{number}/").content.decode()
-    assert 'id="receipt-bounty-label">Bounties won' in receipt and 'id="receipt-bounty">-50.00 EUR' in receipt
+    assert 'id="receipt-bounty-label">Bounties won' in receipt and 'id="receipt-bounty">-€50.00' in receipt
     assert 'id="receipt-price-label"' not in receipt  # no buy-in on a bounty payment
 
 
@@ -218,10 +218,10 @@ def test_a_sale_receipt_and_the_desk_show_buy_in_bounty_and_fee(make_tournament,
     t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "PKO", "bounty_amount": "50"})
     sale = cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
     receipt = web(cashier_user).get(f"/desk/receipt/{sale.row.receipt_number}/").content.decode()
-    assert 'id="receipt-bounty-label">Bounty</dt><dd id="receipt-bounty">50.00 EUR' in receipt
-    assert 'id="receipt-total">110.00 EUR' in receipt
+    assert 'id="receipt-bounty-label">Bounty</dt><dd id="receipt-bounty">€50.00' in receipt
+    assert 'id="receipt-total">€110.00' in receipt
     desk = web(cashier_user).get(f"/desk/?t={t.pk}").content.decode()
-    assert 'data-price="110.00"' in desk and "50.00 + 50.00 bounty + 10.00 EUR" in desk
+    assert 'data-price="110.00"' in desk and "50.00 + 50.00 bounty + €10.00" in desk
 
 
 # --- the director's set-up --------------------------------------------------------------------
@@ -301,8 +301,8 @@ def test_the_bounty_cannot_change_once_the_tournament_has_sales(api, make_tourna
 
 
 def test_the_envelopes_refusal_writes_the_money_as_italian_reads_it(api, make_tournament, make_person, cashier_actor, actor, director):
-    # Issue #39: "sommano 150.00 EUR … è 200 EUR" — the amounts went out as Python wrote them.
+    # Issue #39: "sommano €150.00 … è 200 EUR" — the amounts went out as Python wrote them.
     t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", mystery_from="START")
     r = api(director).post(f"/api/v1/tournaments/{t.pk}/bounties/envelopes/", {"envelopes": ["100", "50"]}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 409
-    assert r.json()["detail"] == "Le buste sommano a 150,00 EUR; il denaro delle taglie incassato è 200,00 EUR."
+    assert r.json()["detail"] == "Le buste sommano a 150,00\u00a0€; il denaro delle taglie incassato è 200,00\u00a0€."

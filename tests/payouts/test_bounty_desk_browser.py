@@ -32,12 +32,12 @@ def test_the_desk_pays_the_bounties_owed_and_the_slip_opens(browser_page, make_t
     login(page, "desk", "pw-desk")
     page.goto(page.base_url + f"/payouts/due/?t={t.pk}")
     row = page.locator(f"tr.bounty-due[data-entry='{e[0].pk}']")
-    expect(row.locator("td.amount")).to_have_text("100.00 EUR")
+    expect(row.locator("td.amount")).to_have_text("€100.00")
     with page.expect_popup() as popup_info:
         row.locator("button").dblclick()  # a double click pays once
     slip = popup_info.value
     slip.wait_for_load_state()
-    expect(slip.locator("#slip-amount")).to_have_text("100.00 EUR")
+    expect(slip.locator("#slip-amount")).to_have_text("€100.00")
     expect(slip.locator("dt.bounty-line").first).to_contain_text(e[1].person.full_name)
     slip.screenshot(path=str(ARTIFACTS / "bounty-slip.png"))
     expect(page.locator("#pay-message.ok")).to_contain_text("100.00")
@@ -61,7 +61,7 @@ def test_the_desk_takes_back_a_bounty_paid_and_the_bust_can_be_undone(browser_pa
     page.goto(page.base_url + f"/payouts/due/?t={t.pk}")
     page.locator("details.bounties-paid summary").click()
     row = page.locator(f"tr.bounty-paid[data-entry-number='{e[0].number}']")
-    expect(row.locator("td.amount")).to_have_text("25.00 EUR")
+    expect(row.locator("td.amount")).to_have_text("€25.00")
     row.locator("input[name=reason]").fill("bust undone")
     row.locator("button").dblclick()  # a double click takes it back once
     expect(page.locator("#pay-message.ok")).to_contain_text("25.00")

@@ -68,7 +68,7 @@ def test_the_undo_of_a_bust_whose_bounty_was_paid_is_refused_until_the_cashier_t
     assert r.status_code == 409, r.json()
     body = r.json()
     assert body["code"] == "bounty_paid"
-    assert e[0].person.full_name in body["detail"] and "25.00 EUR" in body["detail"] and "Money returned" in body["detail"]
+    assert e[0].person.full_name in body["detail"] and "€25.00" in body["detail"] and "Money returned" in body["detail"]
     assert [(p["entry"], p["amount"]) for p in body["paid"]] == [(e[0].pk, "25.00")]
     # Refused: nothing moved, no money in the director's drawer, the bounties as they were.
     assert Entry.objects.get(pk=e[1].pk).status == Entry.BUSTED
@@ -111,7 +111,7 @@ def test_the_refusal_reads_in_italian_with_the_amount_as_the_desk_writes_it(paid
     r = api(director).post(undo_url(t, mistake), {"reason": "giocatore sbagliato"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
     assert r.status_code == 409 and r.json()["code"] == "bounty_paid"
     detail = r.json()["detail"]
-    assert f"recuperare 25,00 EUR da {e[0].person.full_name}" in detail and "Denaro restituito" in detail
+    assert f"recuperare 25,00\u00a0€ da {e[0].person.full_name}" in detail and "Denaro restituito" in detail
 
 
 def test_the_tables_page_says_what_to_recover_and_from_whom(paid, director):
@@ -120,7 +120,7 @@ def test_the_tables_page_says_what_to_recover_and_from_whom(paid, director):
     page.force_login(director)
     r = page.post(f"/tournaments/{t.pk}/tables/", {"op": "undo_bust", "bust": mistake.pk, "reason": "wrong player"}, follow=True)
     html = r.content.decode()
-    assert "already been paid at the desk" in html and e[0].person.full_name in html and "25.00 EUR" in html
+    assert "already been paid at the desk" in html and e[0].person.full_name in html and "€25.00" in html
     assert Entry.objects.get(pk=e[1].pk).status == Entry.BUSTED
 
 
@@ -136,7 +136,7 @@ def test_the_winners_own_bounty_paid_keeps_the_last_bust_until_it_is_given_back(
     r = api(actor.user).post(undo_url(t, last), {"reason": "wrong player"}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "bounty_paid", r.json()
     assert sorted(p["amount"] for p in r.json()["paid"]) == ["100.00", "25.00"]
-    assert f"125.00 EUR from {e[0].person.full_name}" in r.json()["detail"]
+    assert f"€125.00 from {e[0].person.full_name}" in r.json()["detail"]
     for p in r.json()["paid"]:
         assert api(cashier_user).post(returned_url(t), {"award": p["award"], "reason": "last bust undone"}, format="json").status_code == 201
     r = api(actor.user).post(undo_url(t, last), {"reason": "wrong player"}, format="json")

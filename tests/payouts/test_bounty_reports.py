@@ -121,8 +121,8 @@ def test_the_ledger_totals_and_the_tournament_page_keep_the_bounty_apart(pko, di
     page = Client()
     page.force_login(director)
     html = page.get(f"/tournaments/{t.pk}/").content.decode()
-    assert html.split('id="bounty-collected">')[1].split("<")[0] == "280.00 EUR"
-    assert html.split('id="bounty-paid">')[1].split("<")[0] == "20.00 EUR"
+    assert html.split('id="bounty-collected">')[1].split("<")[0] == "€280.00"
+    assert html.split('id="bounty-paid">')[1].split("<")[0] == "€20.00"
 
 
 def test_the_reconciliation_accounts_for_every_bounty_cent(pko):

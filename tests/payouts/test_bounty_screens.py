@@ -216,7 +216,7 @@ def test_the_table_map_shows_each_head_s_bounty_in_money(pko, client, floor_user
     assert {e: s["bounty"] for e, s in seats.items()} == {anna.pk: "75.00", carla.pk: "75.00"}
     client.force_login(floor_user)
     html = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
-    assert html.count('class="tag bounty"') == 2 and "75.00 EUR" in html
+    assert html.count('class="tag bounty"') == 2 and "€75.00" in html
 
 
 def test_the_table_map_of_a_plain_event_asks_nothing_about_bounties(make_tournament, make_person, cashier_actor, actor):
@@ -235,4 +235,4 @@ def test_the_history_lists_the_bounties_each_event_won(pko, client, director):
     assert sel.history_prizes([anna, bruno]) == {anna.pk: {"bounties": {"won": "25.00", "collected": "25.00", "to_collect": "0.00", "knockouts": 1}}}
     client.force_login(director)
     html = client.get(f"/people/{carla.person_id}/").content.decode()
-    assert "25.00 EUR" in html and "1 knockout" in html and "25.00 EUR to collect" in html
+    assert "€25.00" in html and "1 knockout" in html and "€25.00 to collect" in html

@@ -86,7 +86,7 @@ def assert_void_and_balanced(t, director, api, target, *, owed: str, owed_prize:
     """What a cancelled event shows in every state of its refunds."""
     page = italian(director).get(f"/tournaments/{t.pk}/payouts/").content.decode()
     assert "overlay per il garantito" not in page
-    assert 'id="pool-total">0,00 EUR<' in page
+    assert 'id="pool-total">0,00\u00a0€<' in page
     assert "Riconciliazione: in pareggio." in page and "Riconciliazione: differenza" not in page
     for offer in ("Blocca e pubblica", "Salva la tabella", "Proposta automatica</button>", "Rendi questo torneo un satellite", "Firma la classifica"):
         assert offer not in page, offer

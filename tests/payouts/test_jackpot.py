@@ -103,8 +103,8 @@ class TestTheDeskSellsTheFee:
         row = cashier.register(jt(), person, method="CASH", actor=cashier_actor, jackpot=True).row
         client.force_login(cashier_user)
         page = client.get(f"/desk/receipt/{row.receipt_number}/").content.decode()
-        assert 'id="receipt-jackpot">5.00 EUR' in page and "Jackpot fee" in page
-        assert 'id="receipt-total">115.00 EUR' in page
+        assert 'id="receipt-jackpot">€5.00' in page and "Jackpot fee" in page
+        assert 'id="receipt-total">€115.00' in page
 
 
 @pytest.mark.django_db

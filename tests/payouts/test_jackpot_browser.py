@@ -26,7 +26,7 @@ def test_sold_at_the_desk_claimed_on_the_floor_paid_with_a_slip(browser_page, ma
     login(page, "desk", "pw-desk")
     page.goto(page.base_url + f"/desk/?t={t.pk}")
     expect(page.locator("#jackpot-line")).to_be_visible()
-    expect(page.locator("#jackpot-fee")).to_have_text("5.00 EUR")
+    expect(page.locator("#jackpot-fee")).to_have_text("€5.00")
     page.fill("#search", "ro")
     page.click("#results li >> text=Mario Rossi")
     page.check("#jackpot")
@@ -34,8 +34,8 @@ def test_sold_at_the_desk_claimed_on_the_floor_paid_with_a_slip(browser_page, ma
         page.click("button[data-op=register]")
     receipt = popup_info.value
     receipt.wait_for_load_state()
-    assert receipt.inner_text("#receipt-jackpot") == "5.00 EUR"
-    assert receipt.inner_text("#receipt-total") == "115.00 EUR"
+    assert receipt.inner_text("#receipt-jackpot") == "€5.00"
+    assert receipt.inner_text("#receipt-total") == "€115.00"
     receipt.screenshot(path=str(ARTIFACTS / "jackpot-receipt.png"))
     receipt.close()
     assert LedgerRow.objects.get(tournament=t).jackpot_amount == Decimal("5.00")

@@ -38,9 +38,9 @@ def test_a_chf_sale_with_the_jackpot_fee_then_the_controller_signs_and_the_repor
         page.click("button[data-op=register]")
     receipt = popup_info.value
     receipt.wait_for_load_state()
-    assert receipt.inner_text("#receipt-jackpot") == "5.00 EUR"
-    assert receipt.inner_text("#receipt-total") == "115.00 EUR"
-    assert receipt.inner_text("#receipt-tendered") == "109.53 CHF"  # 115.00 EUR / 1.05, rounded up to the cent
+    assert receipt.inner_text("#receipt-jackpot") == "€5.00"
+    assert receipt.inner_text("#receipt-total") == "€115.00"
+    assert receipt.inner_text("#receipt-tendered") == "CHF\u00a0109.53"  # €115.00 / 1.05, rounded up to the cent
     assert receipt.inner_text("#receipt-rate") == "1 CHF = 1.05 EUR"
     receipt.screenshot(path=str(ARTIFACTS / "desk-receipt-chf-jackpot.png"))
     receipt.close()

@@ -30,7 +30,7 @@ def field(tournament, make_person, cashier_actor):
 def test_the_payouts_page_shows_pool_and_ladder(tournament, field, director):
     r = login(director).get(f"/tournaments/{tournament.pk}/payouts/")
     html = r.content.decode()
-    assert r.status_code == 200 and "2,000.00 EUR" in html and 'id="ladder"' in html
+    assert r.status_code == 200 and "€2,000.00" in html and 'id="ladder"' in html
     r = login(director).post(f"/tournaments/{tournament.pk}/payouts/", {"op": "edit", "prizes": "1 1500\n2 600"}, follow=True)
     assert "The prizes add up to 2,100.00 but the prize pool is 2,000.00" in r.content.decode()
     r = login(director).post(f"/tournaments/{tournament.pk}/payouts/", {"op": "edit", "prizes": "1 1400\n2 600\n3 0 ITEM Chip set"}, follow=True)

@@ -65,7 +65,7 @@ def test_the_dialog_asks_who_knocked_the_player_out(browser_page, make_tournamen
     banner = page.locator("#just-busted")
     expect(banner).to_contain_text(f"{victim.person.full_name} #{victim.number} is out")
     # PKO: 50 % of his €50 in cash, the other €25 onto the winner's bounty
-    expect(banner).to_contain_text(f"Knocked out by {winner.person.full_name} #{winner.number}: wins 25.00 EUR (and 25.00 EUR onto the bounty).")
+    expect(banner).to_contain_text(f"Knocked out by {winner.person.full_name} #{winner.number}: wins €25.00 (and €25.00 onto the bounty).")
     expect(page.locator("#busts")).to_contain_text(f"knocked out by {winner.person.full_name} #{winner.number}")
     award = BountyAward.objects.get(tournament=t, knocked_out=victim)
     assert award.winner_id == winner.pk
@@ -95,8 +95,8 @@ def test_a_split_pot_names_two_winners_and_the_chips_each_won(browser_page, make
     banner = page.locator("#just-busted")
     expect(banner).to_contain_text(f"{victim.person.full_name} #{victim.number} is out")
     page.screenshot(path=str(ARTIFACTS / "seating-bounty-banner.png"))
-    expect(banner).to_contain_text(f"Knocked out by {first.person.full_name} #{first.number}: wins 34.00 EUR.")
-    expect(banner).to_contain_text(f"Knocked out by {second.person.full_name} #{second.number}: wins 16.00 EUR.")
+    expect(banner).to_contain_text(f"Knocked out by {first.person.full_name} #{first.number}: wins €34.00.")
+    expect(banner).to_contain_text(f"Knocked out by {second.person.full_name} #{second.number}: wins €16.00.")
     won = {a.winner_id: (a.cash, a.pot_share) for a in BountyAward.objects.filter(tournament=t, knocked_out=victim)}
     assert {k: (str(c), str(s)) for k, (c, s) in won.items()} == {first.pk: ("34.00", "2000.00"), second.pk: ("16.00", "1000.00")}
 
@@ -128,7 +128,7 @@ def test_the_director_lets_an_eliminator_from_another_table_count_with_a_reason(
     reason.locator("input").fill("moved from table 2 before the hand")
     page.click("#bust-confirm-ok")
     banner = page.locator("#just-busted")
-    expect(banner).to_contain_text(f"Knocked out by {elsewhere.person.full_name} #{elsewhere.number}: wins 25.00 EUR (and 25.00 EUR onto the bounty).")
+    expect(banner).to_contain_text(f"Knocked out by {elsewhere.person.full_name} #{elsewhere.number}: wins €25.00 (and €25.00 onto the bounty).")
     # the event log says who let it count, and why
     rows = client_for(director).get(f"/api/v1/tournaments/{t.pk}/events/").json()
     (busted,) = [r["sentence"] for r in rows if r["action"] == "seating.player.busted"]

@@ -71,7 +71,7 @@ def test_the_form_records_the_knockout_and_the_banner_says_what_it_won(client, f
     # the banner: who and what, in money (never chips): 50 % of €50 in cash, the rest onto his bounty
     banner = html[html.index('id="just-busted"') : html.index("</section>", html.index('id="just-busted"'))]
     assert f"Recorded: {e[1].person.full_name} #{e[1].number} is out" in banner
-    assert f"Knocked out by {e[0].person.full_name} #{e[0].number}: wins 25.00 EUR (and 25.00 EUR onto the bounty)." in banner
+    assert f"Knocked out by {e[0].person.full_name} #{e[0].number}: wins €25.00 (and €25.00 onto the bounty)." in banner
     # the bust list names the eliminator
     busts = html[html.index('id="busts"') :]
     assert f"knocked out by {e[0].person.full_name} #{e[0].number}" in busts[: busts.index("</table>")]
@@ -83,7 +83,7 @@ def test_the_banner_speaks_italian_money(client, floor_user, make_tournament, ma
     client.post("/i18n/setlang/", {"language": "it", "next": "/"})
     html = bust(client, t, e[1], e[0]).content.decode()
     # the fixed bounty is the whole €1,500, written the Italian way
-    assert f"Per mano di {e[0].person.full_name} #{e[0].number}: vince 1.500,00 EUR." in html
+    assert f"Per mano di {e[0].person.full_name} #{e[0].number}: vince 1.500,00\u00a0€." in html
 
 
 def test_a_bust_without_its_eliminator_is_refused_with_a_message(client, floor_user, make_tournament, make_person, cashier_actor, actor):
@@ -104,7 +104,7 @@ def test_a_split_pot_on_the_form_shares_the_bounty_by_the_chips_typed(client, fl
     html = bust(client, t, e[1], e[2], e[3], shares={e[2]: "2.000", e[3]: "1000"}).content.decode()
     won = {a.winner_id: a.cash for a in BountyAward.objects.filter(tournament=t, knocked_out=e[1])}
     assert won == {e[2].pk: D("34"), e[3].pk: D("16")}
-    assert "wins 34.00 EUR" in html and "wins 16.00 EUR" in html
+    assert "wins €34.00" in html and "wins €16.00" in html
     # chips that are not a number are refused, nothing recorded
     html = bust(client, t, e[2], e[0], e[3], shares={e[0]: "lots", e[3]: "100"}).content.decode()
     assert "share of the pot is a whole number of chips above zero" in html
@@ -152,7 +152,7 @@ def test_the_banner_names_the_mystery_envelope_drawn(client, floor_user, make_to
     html = bust(client, t, e[1], e[0]).content.decode()
     drawn = BountyAward.objects.get(tournament=t, knocked_out=e[1]).envelope
     cash = ["100.00", "50.00", "30.00", "20.00"][drawn - 1]
-    assert f"Knocked out by {e[0].person.full_name} #{e[0].number}: envelope {drawn}, wins {cash} EUR." in html
+    assert f"Knocked out by {e[0].person.full_name} #{e[0].number}: envelope {drawn}, wins €{cash}." in html
 
 
 def test_the_dealer_page_names_the_mystery_envelope_drawn(client, make_tournament, make_person, cashier_actor, actor):
@@ -170,4 +170,4 @@ def test_the_dealer_page_names_the_mystery_envelope_drawn(client, make_tournamen
     cash = ["100.00", "50.00", "30.00", "20.00"][drawn - 1]
     html = r.content.decode()
     banner = html[html.index('id="just-busted"') : html.index("</section>", html.index('id="just-busted"'))]
-    assert f"Knocked out by {by.person.full_name} #{by.number}: envelope {drawn}, wins {cash} EUR." in banner
+    assert f"Knocked out by {by.person.full_name} #{by.number}: envelope {drawn}, wins €{cash}." in banner

@@ -155,7 +155,7 @@ def test_the_tournament_page_says_what_is_still_to_refund(client, make_tournamen
     client.force_login(director)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
-    assert "Rimborsi ancora da consegnare alla cassa: 2 (220,00 EUR)." in page and f'href="/desk/?t={t.pk}"' in page
+    assert "Rimborsi ancora da consegnare alla cassa: 2 (220,00\u00a0€)." in page and f'href="/desk/?t={t.pk}"' in page
 
 
 def test_a_refunded_sale_cannot_be_reversed_too(make_tournament, make_person, cashier_actor, actor):

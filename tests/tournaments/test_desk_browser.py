@@ -23,7 +23,7 @@ def test_a_cashier_registers_a_player_and_the_receipt_opens(browser_page, tourna
     receipt = popup_info.value
     receipt.wait_for_load_state()
     assert receipt.inner_text("#receipt-player") == "Mario Rossi"
-    assert receipt.inner_text("#receipt-total") == "110.00 EUR"
+    assert receipt.inner_text("#receipt-total") == "€110.00"
     receipt.screenshot(path=str(ARTIFACTS / "desk-receipt.png"))
     expect(page.locator("#player-status")).to_contain_text("Playing")
     expect(page.locator("#message")).to_contain_text("Sold")

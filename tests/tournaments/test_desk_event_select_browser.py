@@ -33,7 +33,7 @@ def test_the_chosen_event_is_read_in_full_with_its_price(browser_page, make_tour
     make_user("desk", "cashier")
     login(page, "desk", "pw-desk")
     page.goto(page.base_url + f"/desk/?t={t.pk}")
-    expect(page.locator("#tournament option:checked")).to_contain_text("100.00 bounty + 15.00 EUR")
+    expect(page.locator("#tournament option:checked")).to_contain_text("100.00 bounty + €15.00")
     chosen = page.evaluate(CHOSEN)
     page.locator("#tournament").screenshot(path=str(ARTIFACTS / f"desk-event-select-{width}.png"))
     assert chosen["width"] <= chosen["room"], chosen

@@ -61,6 +61,6 @@ def test_the_shift_counts_each_currency_once(client, make_tournament, make_perso
     page = italian(client, cashier_user).get(f"/desk/?t={t.pk}").content.decode()
     shift = page[page.index('id="shift"') : page.index("</table>", page.index('id="shift"'))]
     assert '<td>Contanti</td><td>3</td><td class="num">330,00</td>' in shift
-    assert '<td>Pagato in CHF: 104,77 CHF</td><td>1</td><td class="num">110,00</td>' in shift
-    assert '<td>Pagato in USD: 119,57 USD</td><td>1</td><td class="num">110,00</td>' in shift
+    assert '<td>Pagato in CHF: 104,77\u00a0CHF</td><td>1</td><td class="num">110,00</td>' in shift
+    assert '<td>Pagato in USD: 119,57\u00a0$</td><td>1</td><td class="num">110,00</td>' in shift
     assert '<td>Totale</td><td>6</td><td class="num">660,00</td>' in shift

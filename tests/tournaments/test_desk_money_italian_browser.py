@@ -34,7 +34,7 @@ def test_usd_on_the_italian_desk_shows_what_to_pay(browser_page, tournament, act
     login(page, "dora", "pw-dora")
     page.goto(page.base_url + f"/desk/?t={tournament.pk}")
     page.select_option("#tender", "USD")  # item 1: was "Da pagare: NaN USD (1 USD = 0.920000 EUR)"
-    expect(page.locator("#tender-converted")).to_have_text("Da pagare: 119,57 USD (1 USD = 0,92 EUR)")
+    expect(page.locator("#tender-converted")).to_have_text("Da pagare: 119,57\u00a0$ (1 USD = 0,92 EUR)")
 
 
 def test_foreign_tender_and_the_shift_on_the_italian_desk(browser_page, tournament, person, make_person):
@@ -52,7 +52,7 @@ def test_foreign_tender_and_the_shift_on_the_italian_desk(browser_page, tourname
         expect(page.locator("#tender-converted")).to_have_text(f"Cambio impostato: 1 {currency} = {rate} EUR")
     assert [str(r) for r in ExchangeRate.objects.order_by("id").values_list("rate", flat=True)] == ["1.070000", "0.920000"]
     page.select_option("#tender", "USD")  # item 1: a number to pay, written the Italian way
-    expect(page.locator("#tender-converted")).to_have_text("Da pagare: 119,57 USD (1 USD = 0,92 EUR)")
+    expect(page.locator("#tender-converted")).to_have_text("Da pagare: 119,57\u00a0$ (1 USD = 0,92 EUR)")
     page.select_option("#tender", "CHF")
     expect(page.locator("#tender-converted")).to_have_text("Da pagare: 102,81 CHF (1 CHF = 1,07 EUR)")
     page.fill("#search", "ro")
@@ -71,10 +71,10 @@ def test_foreign_tender_and_the_shift_on_the_italian_desk(browser_page, tourname
         page.click("button[data-op=register]")
     popup.value.close()
     # Item 3: the euros in the drawer on the cash line, the CHF notes on their own line with their value.
-    expect(page.locator("#shift tr.foreign")).to_have_text("Pagato in CHF: 102,81 CHF1110,00")
+    expect(page.locator("#shift tr.foreign")).to_have_text("Pagato in CHF: 102,81\u00a0CHF1110,00")
     expect(page.locator("#shift tr")).to_have_count(3)  # the shift is loaded again after the second sale
-    assert shift_rows(page) == ["Contanti\t1\t110,00", "Pagato in CHF: 102,81 CHF\t1\t110,00", "Totale\t2\t220,00"]
-    expect(page.locator("#sales li").nth(1)).to_contain_text("110,00 EUR (Contanti, 102,81 CHF) — Mario Rossi")  # the notes taken
+    assert shift_rows(page) == ["Contanti\t1\t110,00", "Pagato in CHF: 102,81\u00a0CHF\t1\t110,00", "Totale\t2\t220,00"]
+    expect(page.locator("#sales li").nth(1)).to_contain_text("110,00\u00a0€ (Contanti, 102,81\u00a0CHF) — Mario Rossi")  # the notes taken
     page.screenshot(path=str(ARTIFACTS / "desk-italian-foreign-tender.png"))
 
 
@@ -92,7 +92,7 @@ def test_the_cashier_hands_out_a_cancelled_tournaments_refunds(browser_page, mak
     expect(box).to_be_visible()
     expect(box.locator("h2")).to_have_text("Rimborsi da consegnare")
     expect(page.locator("#refunds-list li")).to_have_count(2)
-    expect(page.locator("#refunds-list li").first).to_contain_text(f"Anna Ricci — iscrizione #{entries[0].number} — 110,00 EUR")
+    expect(page.locator("#refunds-list li").first).to_contain_text(f"Anna Ricci — iscrizione #{entries[0].number} — 110,00\u00a0€")
     with page.expect_popup() as popup:
         page.locator("#refunds-list li").first.locator("button").click()
         answer_dialog(page)
@@ -103,7 +103,7 @@ def test_the_cashier_hands_out_a_cancelled_tournaments_refunds(browser_page, mak
     expect(page.locator("#refunds-list li")).to_have_count(1)
     expect(page.locator("#shift tr").first).to_have_text("Contanti1-110,00")
     expect(page.locator("#sales li").first).to_contain_text(f"#{row.receipt_number}")  # among this cashier's last rows
-    expect(page.locator("#sales li").first).to_contain_text("-110,00 EUR")
+    expect(page.locator("#sales li").first).to_contain_text("-110,00\u00a0€")
     page.screenshot(path=str(ARTIFACTS / "desk-italian-refunds-due.png"))
 
 
@@ -123,10 +123,10 @@ def test_the_director_switches_the_jackpot_on_from_the_form_and_the_desk_sells_i
     page.wait_for_url(lambda url: "/edit/" not in url)
     page.goto(page.base_url + f"/desk/?t={tournament.pk}")
     expect(page.locator("#jackpot-line")).to_be_visible()
-    expect(page.locator("#jackpot-fee")).to_have_text("2,50 EUR")
+    expect(page.locator("#jackpot-fee")).to_have_text("2,50\u00a0€")
     page.check("#jackpot")
     page.select_option("#tender", "USD")
-    expect(page.locator("#tender-converted")).to_have_text("Da pagare: 122,29 USD (1 USD = 0,92 EUR)")  # (110 + 2,50) / 0,92
+    expect(page.locator("#tender-converted")).to_have_text("Da pagare: 122,29\u00a0$ (1 USD = 0,92 EUR)")  # (110 + 2,50) / 0,92
 
 
 def test_what_a_no_show_owes_reads_the_italian_way(browser_page, make_tournament, person):
@@ -143,4 +143,4 @@ def test_what_a_no_show_owes_reads_the_italian_way(browser_page, make_tournament
     page.goto(page.base_url + f"/desk/?t={t.pk}")
     page.fill("#search", "ro")
     page.click("#results li >> text=Mario Rossi")
-    expect(page.locator("#owed-list")).to_contain_text("1.100,00 EUR")
+    expect(page.locator("#owed-list")).to_contain_text("1.100,00\u00a0€")

@@ -36,9 +36,9 @@ def test_the_director_refunds_an_entry_from_the_desk_and_the_receipt_opens(brows
     receipt = popup_info.value
     receipt.wait_for_load_state()
     assert receipt.inner_text("#receipt-player") == "Mario Rossi"
-    assert receipt.inner_text("#receipt-total") == "-110.00 EUR"
+    assert receipt.inner_text("#receipt-total") == "-€110.00"
     expect(page.locator("#message")).to_contain_text("Refunded")
-    expect(page.locator("#message")).to_contain_text("110.00 EUR")
+    expect(page.locator("#message")).to_contain_text("€110.00")
     sale.entry.refresh_from_db()
     assert sale.entry.status == Entry.CANCELLED
     assert LedgerRow.objects.get(entry=sale.entry, kind=LedgerRow.REFUND).reason == "Family emergency before the start"

@@ -158,6 +158,6 @@ def test_last_sales_and_shift_in_italian(browser_page, tournament, make_person):
     page.goto(page.base_url + f"/desk/?t={tournament.pk}")
     expect(page.locator("#sales li")).to_have_count(3)
     expect(page.locator(f"#sales li[data-receipt='{sale.row.receipt_number}']")).to_contain_text("stornata dalla ricevuta")
-    expect(page.locator("#sales li").nth(1)).to_contain_text("110,00 EUR")
+    expect(page.locator("#sales li").nth(1)).to_contain_text("110,00\u00a0€")
     expect(page.locator("#shift tr.total")).to_contain_text("110,00")
     page.screenshot(path=str(ARTIFACTS / "desk-last-sales-it.png"))

@@ -196,7 +196,7 @@ def test_the_page_computes_the_fee_and_shows_an_override(client, director, struc
     daily = Tournament.objects.get(name="Daily")
     assert daily.fee == D("20.00")
     page = client.get(f"/tournaments/{daily.pk}/").content.decode()
-    assert "fee override: the statutory fee is 5.00 EUR" in page
+    assert "fee override: the statutory fee is €5.00" in page
     r = client.post("/tournaments/new/", {**form, "name": "Custom", "fee_preset": "CUSTOM", "fee_override": "99"})
     assert r.status_code == 200 and "give the reason" in r.content.decode()
     assert not Tournament.objects.filter(name="Custom").exists()

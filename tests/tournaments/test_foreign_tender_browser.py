@@ -25,15 +25,15 @@ def test_a_sale_in_chf_at_the_rate_of_the_day(browser_page, tournament, person):
     expect(page.locator("#tender-converted")).to_contain_text("Exchange rate set: 1 CHF = 1.05 EUR")
     page.select_option("#tender", "")
     page.select_option("#tender", "CHF")
-    expect(page.locator("#tender-converted")).to_contain_text("104.77 CHF")  # 110.00 EUR / 1.05, rounded up
+    expect(page.locator("#tender-converted")).to_contain_text("CHF\u00a0104.77")  # €110.00 / 1.05, rounded up
     page.fill("#search", "ro")
     page.click("#results li >> text=Mario Rossi")
     with page.expect_popup() as popup_info:
         page.click("button[data-op=register]")
     receipt = popup_info.value
     receipt.wait_for_load_state()
-    assert receipt.inner_text("#receipt-total") == "110.00 EUR"
-    assert receipt.inner_text("#receipt-tendered") == "104.77 CHF"
+    assert receipt.inner_text("#receipt-total") == "€110.00"
+    assert receipt.inner_text("#receipt-tendered") == "CHF\u00a0104.77"
     assert receipt.inner_text("#receipt-rate") == "1 CHF = 1.05 EUR"
     receipt.screenshot(path=str(ARTIFACTS / "desk-receipt-chf.png"))
     row = LedgerRow.objects.get(tournament=tournament)

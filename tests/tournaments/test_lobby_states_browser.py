@@ -147,7 +147,7 @@ def test_every_state_of_a_tournament_has_its_lobby_picture(browser_page, make_to
     expect(page.locator("#status")).to_have_text("FINISHED")
     expect(page.locator("#end-label")).to_have_text("Winner")
     expect(page.locator("#winner")).to_have_text("Laura F.")  # as every public page names players
-    expect(page.locator("#winner-prize")).to_contain_text("EUR")
+    expect(page.locator("#winner-prize")).to_contain_text("€")
     expect(page.locator("#results li").first).to_contain_text("2.")
     expect(page.locator("#results li").first).to_contain_text("Fabio B.")
     expect(page.locator("#live-view")).to_be_hidden()

@@ -39,7 +39,7 @@ def test_the_event_log_reads_as_sentences_in_english_and_italian(browser_page, r
     page.set_viewport_size({"width": 1366, "height": 1400})
     page.goto(page.base_url + f"/tournaments/{t.pk}/")
     log = page.locator("#event-log")
-    expect(log).to_contain_text("Carl sold entry #1 to Mario Rossi — 110.00 EUR cash")
+    expect(log).to_contain_text("Carl sold entry #1 to Mario Rossi — €110.00 cash")
     expect(log).to_contain_text("Dora gave Anna Verdi a penalty: Missed rounds — Soft play")
     expect(log.locator("td.sentence", has_text="Seats drawn")).to_have_text("Seats drawn: 4 players at 1 table")
     text = log.inner_text()
@@ -49,7 +49,7 @@ def test_the_event_log_reads_as_sentences_in_english_and_italian(browser_page, r
     page.select_option("select[name=language]", "it")  # the language picker submits by itself
     page.wait_for_load_state()
     log = page.locator("#event-log")
-    expect(log).to_contain_text("Carl ha venduto l'entry #1 a Mario Rossi — 110,00 EUR contanti")
+    expect(log).to_contain_text("Carl ha venduto l'entry #1 a Mario Rossi — 110,00\u00a0€ contanti")
     expect(log).to_contain_text("Dora ha inflitto a Anna Verdi una penalità: Giri saltati — Soft play")
     expect(log).to_contain_text("Posti sorteggiati: 4 giocatori a 1 tavolo")
     log.screenshot(path=str(ARTIFACTS / "eventlog-it.png"))

@@ -144,8 +144,8 @@ def test_the_final_table_shows_the_chips_typed_on_the_floor_tools_and_the_pay_ju
     expect(rows.nth(1).locator("small")).to_have_text(" 150 BB")
 
     # eight left, only the winner paid here: the next place that pays is the first
-    expect(page.locator("#pay-jumps li")).to_have_text(["Place 1: 0.00 EUR"])
-    expect(page.locator("#ticker-text")).to_have_text("1: 0.00 EUR")
+    expect(page.locator("#pay-jumps li")).to_have_text(["Place 1: €0.00"])
+    expect(page.locator("#ticker-text")).to_have_text("1: €0.00")
     assert problems(page, "stream overlay at the final table") == []
 
 

@@ -101,15 +101,15 @@ def test_role06_the_official_language_is_posted_on_the_phone_and_seat_lookup(mak
         (
             {"bounty": "FIXED", "bounty_amount": "50"},
             [
-                "Each entry and re-entry puts a bounty of 50.00 EUR on the player&#x27;s head, apart from the prize pool.",
+                "Each entry and re-entry puts a bounty of €50.00 on the player&#x27;s head, apart from the prize pool.",
                 "Knockout: the player who knocks a player out wins that player&#x27;s whole bounty.",
-                "Bounties won are paid in cash at the cash desk, in multiples of 1.00 EUR.",
+                "Bounties won are paid in cash at the cash desk, in multiples of €1.00.",
             ],
         ),
         (
             {"bounty": "PKO", "bounty_amount": "100", "bounty_cash_percent": "60", "bounty_split": "POT"},
             [
-                "Each entry and re-entry puts a bounty of 100.00 EUR on the player&#x27;s head",
+                "Each entry and re-entry puts a bounty of €100.00 on the player&#x27;s head",
                 "wins 60% of that player&#x27;s bounty in cash; the other 40% goes onto the winner&#x27;s own bounty.",
                 "Players who knock out the same player share the bounty by their share of the pot.",
             ],
@@ -117,7 +117,7 @@ def test_role06_the_official_language_is_posted_on_the_phone_and_seat_lookup(mak
         (
             {"bounty": "MYSTERY", "bounty_amount": "40", "mystery_from": {"level": 9}, "mystery_leftover": "CARRY_OVER"},
             [
-                "Mystery bounty: 40.00 EUR of each entry and re-entry goes into the mystery envelopes, apart from the prize pool.",
+                "Mystery bounty: €40.00 of each entry and re-entry goes into the mystery envelopes, apart from the prize pool.",
                 "draws an envelope and wins the amount in it.",
                 "Envelopes are drawn from level 9; a knockout before it wins no envelope.",
                 "Envelopes still in the bag at the end are kept for the next mystery event.",
@@ -143,8 +143,8 @@ def test_pay02_the_bounty_rules_in_italian(make_tournament):
     text = Client(HTTP_ACCEPT_LANGUAGE="it").get(f"/rules/{t.pk}/").content.decode()
     section = text.split('id="bounties"', 1)[1].split("</section>", 1)[0]
     assert "Taglie" in section or "Bounty" in section
-    assert "100,00 EUR" in section and "50%" in section
-    assert "Ogni iscrizione e re-entry mette sulla testa del giocatore una taglia di 100,00 EUR" in section
+    assert "100,00\u00a0€" in section and "50%" in section
+    assert "Ogni iscrizione e re-entry mette sulla testa del giocatore una taglia di 100,00\u00a0€" in section
 
 
 @pytest.mark.django_db

@@ -538,7 +538,7 @@ def test_a_prize_is_told_ready_at_the_desk_once_the_ranking_is_signed_off(
     seating.record_bust(t, [anna], actor=actor)  # second: 100, to be paid once the ranking is signed off
     tasks.tell_players(t.pk)
     service.wait_for(1)
-    assert [it.read(m)["body"] for m in service.to("/ok/anna")] == ["Hai chiuso al 2° posto: il tuo premio di 100,00 EUR ti aspetta alla cassa."]
+    assert [it.read(m)["body"] for m in service.to("/ok/anna")] == ["Hai chiuso al 2° posto: il tuo premio di 100,00\u00a0€ ti aspetta alla cassa."]
     assert service.to("/ok/bruno") == []  # he chose the prize ready alone: the desk cannot pay it yet
     assert [p["ready"] for p in Client().get(f"/p/{anna.phone_token}/state/").json()["prizes"]] == [False]
     payouts.sign_off_ranking(t, actor=Actor(director))
@@ -547,10 +547,10 @@ def test_a_prize_is_told_ready_at_the_desk_once_the_ranking_is_signed_off(
     payouts.sign_off_ranking(t, actor=Actor(controller_user))
     tasks.tell_players(t.pk)
     service.wait_for(3)
-    assert it.read(service.to("/ok/anna")[-1])["body"] == "Il tuo premio di 100,00 EUR è pronto: ritiralo alla cassa."
+    assert it.read(service.to("/ok/anna")[-1])["body"] == "Il tuo premio di 100,00\u00a0€ è pronto: ritiralo alla cassa."
     assert [p["ready"] for p in Client().get(f"/p/{anna.phone_token}/state/").json()["prizes"]] == [True]  # her page says so too
     message = service.to("/ok/bruno")[0]
-    assert en.read(message)["body"] == "Your prize of 300.00 EUR is ready: collect it at the desk."
+    assert en.read(message)["body"] == "Your prize of €300.00 is ready: collect it at the desk."
     assert message.headers["urgency"] == "normal" and message.headers["topic"] == f"prize_ready-{bruno.pk}"
     tasks.tell_players(t.pk)
     assert len(service.received) == 3  # told once

@@ -31,7 +31,7 @@ def test_a_refund_receipt_lists_the_parts_and_the_currency_and_no_chips(browser_
     row = cashier.pay_refund(entry, method=LedgerRow.CASH, actor=desk)
     assert row.total == Decimal("-160.00")
     lines = dict(receipts.receipt_lines(row))  # the PDF's lines say the same
-    assert (lines["Buy-in"], lines["Rebuy"], lines["Fee"]) == ("-100.00 EUR", "-50.00 EUR", "-10.00 EUR")
+    assert (lines["Buy-in"], lines["Rebuy"], lines["Fee"]) == ("-€100.00", "-€50.00", "-€10.00")
     assert "Chips" not in lines and "CHF" in lines["Currency"]
 
     login_in_italian(page, page.base_url, "desk")
@@ -39,8 +39,8 @@ def test_a_refund_receipt_lists_the_parts_and_the_currency_and_no_chips(browser_
     page.goto(page.base_url + f"/desk/receipt/{row.receipt_number}/")
     receipt = page.locator("#receipt")
     expect(page.locator("dt.refund-part")).to_have_text(["Buy-in", "Rebuy"])
-    expect(page.locator("dd.refund-part")).to_have_text(["-100,00 EUR", "-50,00 EUR"])
-    expect(page.locator("#receipt-total")).to_have_text("-160,00 EUR")
+    expect(page.locator("dd.refund-part")).to_have_text(["-100,00\u00a0€", "-50,00\u00a0€"])
+    expect(page.locator("#receipt-total")).to_have_text("-160,00\u00a0€")
     expect(page.locator("#receipt-refund-currency")).to_have_text("L'iscrizione è stata pagata in CHF: il rimborso è pagato in EUR, la valuta del torneo.")
     expect(page.locator("#receipt-chips")).to_have_count(0)
     expect(receipt).not_to_contain_text("Chip")
