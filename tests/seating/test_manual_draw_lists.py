@@ -5,7 +5,7 @@ drawn, the count of cards left."""
 import pytest
 
 from seating import services
-from seating.models import ManualDraw
+from seating.models import Bust, ManualDraw
 from tournaments.models import Entry
 from tournaments.setup import lifecycle
 
@@ -99,3 +99,14 @@ def test_the_seat_cards_of_a_draw_already_applied_can_be_printed_again_by_its_nu
     page = client.get(f"/tournaments/{t.pk}/tables/seat-cards/?draw={d.pk}").content.decode()
     assert f'id="draw-{d.pk}"' in page and page.count('class="seat-card"') == 3
     assert all(f'data-table="{tb}" data-seat="{s}"' in page for tb, s in d.cards)
+
+
+def test_a_void_break_stays_off_the_list_while_another_events_table_of_that_number_breaks(api, make_tournament, actor, floor_user):
+    """Each event lists its own open breaks: one whose bust was undone is void (its table 3 is
+    no longer locked) even while another event's table 3 is locked for its own break."""
+    t, _ = broken_table_three(make_tournament, actor)
+    other, _ = broken_table_three(make_tournament, actor)
+    services.undo_bust(t, Bust.objects.filter(tournament=t, void="").order_by("order").first(), actor=actor, reason="wrong player")
+    assert api(floor_user).get(URL.format(t.pk)).json() == {"draws": []}
+    (still,) = api(floor_user).get(URL.format(other.pk)).json()["draws"]
+    assert (still["kind"], still["table"], still["left"]) == ("BREAK", 3, 3)

@@ -5,7 +5,8 @@ once made, the page's "Moves done", the latest first, with who confirmed it."""
 
 import pytest
 
-from seating.models import PendingMove
+from seating import services
+from seating.models import PendingMove, Seat
 from tournaments.models import Entry
 
 from .test_h4h_balancing_moves import at, bubble, url  # noqa: F401 (fixture)
@@ -83,25 +84,47 @@ def test_clk06_a_waiting_move_shows_its_tables_and_those_still_playing_then_the_
     assert floor.get(url(t, "moves/?status=all")).json() == [slip]
 
 
-def test_the_floor_page_lists_the_moves_done_latest_first_with_who_confirmed_them(bubble, api, floor_user, director, client):  # noqa: F811
+def test_the_floor_page_lists_the_moves_done_latest_first_with_who_confirmed_them(bubble, api, floor_user, director, client, started, actor):  # noqa: F811
     t, floor = bubble, api(floor_user)
-    floor.post(url(t, "busts/"), {"table": 1, "entries": [{"entry": at(t, 1, 1)}]}, format="json")
+    other = started(4)  # another event's move is never listed on this one's page
+    taken = set(Seat.objects.filter(tournament=other).values_list("table__number", "number"))
+    (there,) = Seat.objects.filter(tournament=other).values_list("entry_id", flat=True)[:1]
+    free = next((1, n) for n in range(1, 10) if (1, n) not in taken)
+    services.move_player(other, there, *free, actor=actor, reason="wrong seat")
+
+    # 3 out at table 1: 3 against 7, two balancing moves, made once the hand is over
+    floor.post(url(t, "busts/"), {"table": 1, "entries": [{"entry": at(t, 1, n)} for n in (1, 2, 3)]}, format="json")
     client.force_login(director)
     page = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
-    assert "No move confirmed yet." in page  # the waiting move is not made
+    assert "No move confirmed yet." in page  # the waiting moves are not made
     floor.post(url(t, "tables/1/hand-completed/"), {}, format="json")
-    (move,) = floor.post(url(t, "tables/2/hand-completed/"), {}, format="json").json()["moves"]
+    first, second = floor.post(url(t, "tables/2/hand-completed/"), {}, format="json").json()["moves"]
     page = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
     assert "No move confirmed yet." in page  # proposed, not made
-    assert floor.post(url(t, f"moves/{move['id']}/confirm/"), {}, format="json").status_code == 200
-    by_hand = at(t, 1, 2)
-    r = api(director).post(url(t, "moves/"), {"entry": by_hand, "to_table": 2, "to_seat": 6, "reason": "wrong seat"}, format="json")
+    # The director moves a player by hand (a slip made after the two, done before them)...
+    by_hand = at(t, 1, 4)
+    seat = next(
+        n
+        for n in range(9, 0, -1)
+        if n not in (first["to_seat"], second["to_seat"]) and not Seat.objects.filter(tournament=t, table__number=1, number=n).exists()
+    )
+    r = api(director).post(url(t, "moves/"), {"entry": by_hand, "to_table": 1, "to_seat": seat, "reason": "wrong seat"}, format="json")
     assert r.status_code == 201, r.content
+    # ... then the floor confirms the two balancing moves at once.
+    r = floor.post(url(t, "moves/confirm/"), {"moves": [first["id"], second["id"]]}, format="json")
+    assert r.status_code == 200, r.content
 
     page = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
     done = page.split("Moves done", 1)[1].split("</section>", 1)[0]
-    number = dict(Entry.objects.filter(pk__in=[by_hand, move["entry"]]).values_list("pk", "number"))
-    hand_row = f'Player{number[by_hand]:03d} Test</td><td>1/2 → 2/6</td><td class="muted">dora</td>'
-    balance_row = f'Player{number[move["entry"]]:03d} Test</td><td>2/6 → 1/{move["to_seat"]}</td><td class="muted">flo</td>'
-    assert hand_row in done and balance_row in done
-    assert done.index(hand_row) < done.index(balance_row)
+    number = dict(Entry.objects.filter(pk__in=[by_hand, first["entry"], second["entry"]]).values_list("pk", "number"))
+
+    def row(m, where, who):
+        return f'<td>Player{number[m]:03d} Test</td><td>{where}</td><td class="muted">{who}</td>'
+
+    rows = [
+        row(second["entry"], f"2/{second['from_seat']} → 1/{second['to_seat']}", "flo"),
+        row(first["entry"], f"2/{first['from_seat']} → 1/{first['to_seat']}", "flo"),
+        row(by_hand, f"1/4 → 1/{seat}", "dora"),
+    ]
+    assert done.count("<tr>") == 3 and all(r in done for r in rows), done
+    assert [done.index(r) for r in rows] == sorted(done.index(r) for r in rows)  # the latest first
