@@ -97,10 +97,14 @@ def test_the_floor_page_lists_the_moves_done_latest_first_with_who_confirmed_the
     client.force_login(director)
     page = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
     assert "No move confirmed yet." in page  # the waiting moves are not made
+    assert len(floor.get(url(t, "tables/")).json()["waiting_moves"]) == 2
+    assert floor.get(url(other, "tables/")).json()["waiting_moves"] == []
     floor.post(url(t, "tables/1/hand-completed/"), {}, format="json")
     first, second = floor.post(url(t, "tables/2/hand-completed/"), {}, format="json").json()["moves"]
     page = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
     assert "No move confirmed yet." in page  # proposed, not made
+    assert [m["id"] for m in floor.get(url(t, "tables/")).json()["moves"]] == [first["id"], second["id"]]
+    assert floor.get(url(other, "tables/")).json()["moves"] == []
     # The director moves a player by hand (a slip made after the two, done before them)...
     by_hand = at(t, 1, 4)
     seat = next(
