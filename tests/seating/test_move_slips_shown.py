@@ -118,6 +118,12 @@ def test_the_floor_page_lists_the_moves_done_latest_first_with_who_confirmed_the
     r = floor.post(url(t, "moves/confirm/"), {"moves": [first["id"], second["id"]]}, format="json")
     assert r.status_code == 200, r.content
 
+    # every slip of the event says when it was made and who confirmed it
+    made = {m["id"]: (m["done_at"], m["done_by"]) for m in floor.get(url(t, "moves/?status=all")).json()}
+    slips = PendingMove.objects.filter(pk__in=[first["id"], second["id"]])
+    assert {m.pk: made[m.pk] for m in slips} == {m.pk: (m.done_at.isoformat(), "flo") for m in slips}
+    assert all(m.done_at for m in slips)
+
     page = client.get(f"/tournaments/{t.pk}/tables/").content.decode()
     done = page.split("Moves done", 1)[1].split("</section>", 1)[0]
     number = dict(Entry.objects.filter(pk__in=[by_hand, first["entry"], second["entry"]]).values_list("pk", "number"))
