@@ -252,3 +252,23 @@ def test_the_seat_pages_of_more_events_than_a_process_keeps_each_answer_their_ow
     events = [started(2 + i % 3) for i in range(10)]
     for _ in range(2):  # the second round: the first events' lists were let go, and are read again
         assert [seats.seat_page(t.pk, 1, 48)["total"] for t in events] == [2 + i % 3 for i in range(10)]
+
+
+def test_a_screen_asking_while_another_builds_the_same_seat_list_gets_that_list(started, monkeypatch):
+    """Two screens ask for a new seats version at once: one reads the field, the other waits for
+    its build lock and then answers from the list just built (not reading it again)."""
+    from seating.selectors import screens
+
+    selectors.forget_seat_lists()
+    t = started(6)
+    expected = seats.seat_page(t.pk, 1, 48)
+    built = screens._SEAT_LISTS.pop(t.pk)  # as if this version were still being built elsewhere
+
+    class BuiltMeanwhile(dict):
+        def setdefault(self, key, default=None):
+            screens._SEAT_LISTS[key] = built  # the other screen's build ends while this one waits
+            return super().setdefault(key, default)
+
+    monkeypatch.setattr(screens, "_SEAT_LIST_BUILDS", BuiltMeanwhile())
+    assert reads("seating_seat", lambda: seats.seat_page(t.pk, 1, 48)) == []
+    assert seats.seat_page(t.pk, 1, 48) == expected
