@@ -127,7 +127,7 @@ _FINAL_TABLE = Compiled(
 
 def _style_of(pk: int) -> str:
     """The house's public name style of a tournament known by its key (one small read)."""
-    return HouseRules.of(Tournament.objects.only("settings", "rule_set", "table_size").get(pk=pk)).seat_lookup_names
+    return HouseRules.of(Tournament.objects.only("settings", "rule_set", "table_size", "game").get(pk=pk)).seat_lookup_names
 
 
 def display_summary(tournament) -> dict:
@@ -222,8 +222,10 @@ def seat_list(tournament) -> tuple[int, list[tuple[str, int, int]]]:
 
 
 def forget_seat_lists():
+    """Drop every kept seat list (and its build lock: a build under way still stores its list)."""
     with _seat_lists_lock:
         _SEAT_LISTS.clear()
+        _SEAT_LIST_BUILDS.clear()
 
 
 def seat_page(tournament, page: int = 1, size: int = SEAT_PAGE_SIZE) -> dict:
