@@ -5,10 +5,13 @@ and in a bounty event who knocked each one out and what it won, PAY-02), the fin
 from datetime import UTC, datetime
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from seating import services
 from tests.payouts.bounty_setup import bounty_event
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry
 
 from .test_support import arrange, started  # noqa: F401 (fixture)
@@ -87,6 +90,10 @@ def test_pay02_in_a_bounty_event_each_bust_lists_who_knocked_the_player_out_and_
         (e[1].person.full_name, [(e[0].person.full_name, e[0].number, "50.00", "0.00")]),
     ]
     assert [k["bust"] for r in rows for k in r["knocked_out_by"]] == [rows[0]["id"], rows[0]["id"], rows[1]["id"]]
+    # a player disqualified, by nobody at the table, and out by the clock: nobody to list
+    services.remove_entry(t, e[3], actor=Actor(None, "clock"), reason="disqualified")
+    removed = client.get(busts_url(t)).json()[0]
+    assert (removed["player"], removed["kind"], removed["reported_by"], removed["knocked_out_by"]) == (e[3].person.full_name, "REMOVED", None, [])
 
 
 def test_the_standings_list_the_places_best_first_and_the_winner_once_one_is_left(api, floor_user, started, actor):
@@ -100,6 +107,9 @@ def test_the_standings_list_the_places_best_first_and_the_winner_once_one_is_lef
     def place(n, p, shared=1):
         return {"entry": e[n].pk, "entry_number": n, "player": f"Player{n:03d} Test", "place": p, "shared_with": shared}
 
+    # another event, played to its end: none of its places here
+    other = started(2)
+    services.record_bust(other, [other.entries.get(number=2)], actor=actor)
     client = api(floor_user)
     assert client.get(standings_url(t)).json() == [place(3, 3), place(2, 4, 2), place(5, 4, 2)]
     services.record_bust(t, [e[4]], actor=actor)
@@ -119,3 +129,24 @@ def test_pay02_the_table_map_page_shows_the_twelve_latest_busts_and_the_ten_best
     assert [(s["player"], s["place"]) for s in page.context["standings"]] == [(f"Player{n:03d} Test", 16 - n) for n in range(13, 3, -1)]
     html = page.content.decode()
     assert "Player002 Test #2" in html and "Player001 Test" not in html
+
+
+def test_pay02_the_bust_list_and_the_places_read_the_same_few_queries_however_many_busts(api, floor_user, started, actor):
+    t = started(12)
+    e = by_number(t)
+
+    def queries(url) -> int:
+        with CaptureQueriesContext(connection) as read:
+            assert api(floor_user).get(url).status_code == 200
+        return len(read)
+
+    services.record_bust(t, [e[1]], actor=actor)
+    queries(busts_url(t)), queries(standings_url(t))  # the first reads also cache what the later ones reuse
+    few = queries(busts_url(t)), queries(standings_url(t))
+    for n in range(2, 7):
+        services.record_bust(t, [e[n]], actor=actor)
+    assert (queries(busts_url(t)), queries(standings_url(t))) == few  # no query per bust
+    for n in range(7, 12):
+        services.record_bust(t, [e[n]], actor=actor)
+    winner_few = queries(standings_url(t))
+    assert winner_few <= few[1] + 1  # the winner's row: one query, his name with it

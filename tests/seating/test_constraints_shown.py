@@ -3,7 +3,9 @@
 player seated at one table with someone he is to be kept apart from."""
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from seating import services
 from tournaments.models import Entry
@@ -63,7 +65,7 @@ def test_seat07_an_event_without_pairs_or_seats_given_lists_none(api, floor_user
     assert api(floor_user).get(keep_apart_url(t)).json() == {"keep_apart": [], "reservations": []}
 
 
-def test_seat07_the_table_map_marks_the_players_sitting_with_someone_kept_apart_from_them(api, floor_user, started, make_tournament, actor):
+def test_seat07_the_table_map_marks_the_players_sitting_with_someone_kept_apart_from_them(api, floor_user, started, make_tournament, make_person, actor):
     t = started(10)
     arrange(t, {1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4, 5]}, big_blinds={1: (2, 1), 2: (2, 1)})
     e = {x.number: x for x in Entry.objects.filter(tournament=t).select_related("person")}  # #1-#5 at table 1, #6-#10 at 2
@@ -79,3 +81,26 @@ def test_seat07_the_table_map_marks_the_players_sitting_with_someone_kept_apart_
     assert marked(api, floor_user, t) == {7, 9}
     services.add_keep_apart(None, e[4].person, e[5].person, actor=actor, reason="father and son", everywhere=True)
     assert marked(api, floor_user, t) == {4, 5, 7, 9}
+    # venue-wide pairs with someone not playing here, named first or second: nobody more marked
+    services.add_keep_apart(None, make_person(), e[2].person, actor=actor, reason="ex-partners", everywhere=True)
+    services.add_keep_apart(None, e[3].person, make_person(), actor=actor, reason="ex-partners", everywhere=True)
+    assert marked(api, floor_user, t) == {4, 5, 7, 9}
+
+
+def test_seat07_the_keep_apart_list_reads_the_same_few_queries_however_long(api, floor_user, make_tournament, make_person, actor):
+    t = make_tournament()
+    e = add_entries(t, 6)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as read:
+            assert api(floor_user).get(keep_apart_url(t)).status_code == 200
+        return len(read)
+
+    services.add_keep_apart(t, make_person(), make_person(), actor=actor, reason="one")
+    services.reserve_seat(t, e[0], 1, 1, actor=actor, reason="one")
+    queries()  # the first read also caches what every later one reuses
+    few = queries()
+    for n in range(1, 4):
+        services.add_keep_apart(t, make_person(), make_person(), actor=actor, reason="more")
+        services.reserve_seat(t, e[n], 1, n + 1, actor=actor, reason="more")
+    assert queries() == few  # no query per pair or per seat
