@@ -139,7 +139,7 @@ def test_the_imported_events_pool_entries_and_fees_read_as_td3_recorded_them_wit
     browser = Client()
     browser.force_login(director)
     detail = browser.get(reverse("tournament", args=[t.pk])).content.decode()
-    assert '<span id="td3-pot">700.00' in detail and '<span id="td3-fees">70.00' in detail and "6 · 1 · 1" in detail
+    assert '<span id="td3-pot">€700.00' in detail and '<span id="td3-fees">€70.00' in detail and "6 · 1 · 1" in detail
 
 
 def test_where_td3_had_bounty_chips_each_knockout_holds_the_bounty_taken_as_handed_over(actor, director):
