@@ -1,0 +1,77 @@
+"""The venue's one jackpot fund as the lobby shows it, and the lock a win puts on it until the
+venue's next midnight (PAY-12): a win late in the evening locks the fund for the rest of that
+evening only, and the room plays for it again from the first minute of the next day."""
+
+from datetime import datetime, time, timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from payouts import selectors as sel
+from payouts import services
+from payouts.models import JackpotFund
+from payouts.services import PayoutError
+from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
+from tournaments.models import Tournament
+
+from ..tournaments.helpers import item_index_of_level, run_clock_at
+
+D = Decimal
+
+
+@pytest.fixture
+def floor_actor(floor_user):
+    return Actor(floor_user, "floor-tablet")
+
+
+def at_level_1(t, now):
+    t.status = Tournament.RUNNING
+    t.save(update_fields=["status"])
+    return run_clock_at(t, item_index_of_level(t, 1), seconds_left=300, now=now)
+
+
+def local(day, hour, minute=0):
+    return timezone.make_aware(datetime.combine(day, time(hour, minute)), timezone.get_current_timezone())
+
+
+@pytest.mark.django_db
+def test_pay12_the_fund_keeps_its_name_and_its_base_through_every_change(actor):
+    services.set_jackpot_base(D("1000.00"), actor=actor)
+    shown = sel.jackpot_summary()
+    assert (shown["name"], shown["base"], shown["fund"]) == ("Jackpot", "1000.00", "1000.00")
+
+    services.set_jackpot_base(D("1500.00"), actor=actor, name="  Royal Jackpot ")
+    services.set_jackpot_base(D("2000.00"), actor=actor)  # a new base, the name kept
+    shown = sel.jackpot_summary()
+    assert (shown["name"], shown["base"], shown["fund"]) == ("Royal Jackpot", "2000.00", "2000.00")
+    assert JackpotFund.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_pay12_a_win_at_half_past_eleven_locks_the_fund_until_midnight_not_a_minute_longer(make_tournament, make_person, cashier_actor, floor_actor, actor):
+    services.set_jackpot_base(D("1000.00"), actor=actor)
+    # an evening days away from the clock on the wall: the lock follows the claim's own time
+    evening = timezone.localdate() + timedelta(days=5)
+    a, b = (make_tournament(format=Tournament.REENTRY, late_reg_closes_after_level=6, settings={"jackpot": True}) for _ in range(2))
+    in_a = cashier.register(a, make_person(), method="CASH", actor=cashier_actor, jackpot=True, now=local(evening, 22)).entry
+    in_b = cashier.register(b, make_person(), method="CASH", actor=cashier_actor, jackpot=True, now=local(evening, 22)).entry
+
+    at_level_1(a, local(evening, 23, 28))
+    win = services.claim_jackpot(a, [in_a], both_hole_cards=True, actor=floor_actor, now=local(evening, 23, 30))
+    midnight = local(evening + timedelta(days=1), 0)
+    assert (win.amount, win.locked_until) == (D("1010.00"), midnight)  # the base and both fees, in level 1
+    assert datetime.fromisoformat(sel.jackpot_summary(now=local(evening, 23, 31))["locked_until"]) == midnight
+
+    at_level_1(b, local(evening, 23, 35))
+    with pytest.raises(PayoutError) as refused:
+        services.claim_jackpot(b, [in_b], both_hole_cards=True, actor=floor_actor, now=local(evening, 23, 40))
+    assert refused.value.code == "jackpot_locked"
+
+    # a minute after midnight it is a new day: the other table's royal flush wins
+    after = midnight + timedelta(minutes=1)
+    assert sel.jackpot_summary(now=after)["locked"] is False
+    at_level_1(b, after)
+    again = services.claim_jackpot(b, [in_b], both_hole_cards=True, actor=floor_actor, now=after)
+    assert (again.fund_before, again.amount) == (D("1000.00"), D("1000.00"))  # the base again, after the full win
