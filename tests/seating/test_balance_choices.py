@@ -223,3 +223,12 @@ def test_bal04_a_second_mover_to_a_single_big_blind_table_waits_one_hand_more():
         "next big blind at table 1 (seat 5); seat 7 at table 3 posts the big blind in 4 hands (balancing: table 1 had 10 players, table 3 had 6)"
     )
     assert "seat 8 at table 3 posts the big blind in 5 hands" in words(plan[2])
+
+
+def test_bal01_an_empty_table_does_not_trigger_a_move_the_playing_tables_do_not_need():
+    # 004 Art. 16.2's trigger of 3: 9 and 7 players are two apart, no move. The empty table
+    # (its players moved out) and a locked table are not short tables: the room is as balanced as it was.
+    tables = [full(1, 9, bb=1), with_open(2, [1, 2], 9, bb=5), table(3, 9, [])]
+    assert plan_balance(tables, trigger_difference=3) == []
+    assert plan_balance([*tables[:2], table(3, 9, [1, 2], locked=True)], trigger_difference=3) == []
+    assert [slip(m)[:4] for m in plan_balance(tables)] == [("T1S2", 1, 2, 2)]
