@@ -11,7 +11,7 @@ import random
 import pytest
 from django.utils import translation
 
-from seating.engine import SeatingError, Table, plan_balance
+from seating.engine import SeatingError, Table, halted_tables, plan_balance
 from seating.labels import reason_text
 
 from .test_engine import full, table, with_open
@@ -232,3 +232,10 @@ def test_bal01_an_empty_table_does_not_trigger_a_move_the_playing_tables_do_not_
     assert plan_balance(tables, trigger_difference=3) == []
     assert plan_balance([*tables[:2], table(3, 9, [1, 2], locked=True)], trigger_difference=3) == []
     assert [slip(m)[:4] for m in plan_balance(tables)] == [("T1S2", 1, 2, 2)]
+
+
+def test_bal02_of_two_tables_the_one_three_short_halts():
+    # 9 and 6: the short table waits for a player; 9 and 7 play on; one table alone never halts.
+    assert halted_tables([full(1, 9, bb=1), with_open(2, [1, 2, 3], 9, bb=5)]) == [2]
+    assert halted_tables([full(1, 9, bb=1), with_open(2, [1, 2], 9, bb=5)]) == []
+    assert halted_tables([with_open(2, [1, 2, 3], 9, bb=5)]) == []
