@@ -11,7 +11,7 @@ import random
 import pytest
 from django.utils import translation
 
-from seating.engine import SeatingError, Table, plan_balance
+from seating.engine import SeatingError, Table, halted_tables, plan_balance
 from seating.labels import reason_text
 
 from .test_engine import full, table, with_open
@@ -205,3 +205,37 @@ def test_bal04_waiting_for_the_button_counts_the_mover_among_the_players():
     tables = [table(1, 10, [1, 2, 3], bb=2, prev=1), table(2, 10, [5], bb=5, prev=2, locked_seats=frozenset({1, 2, 4, 6, 7, 8, 9, 10}))]
     (move,) = plan_balance(tables)
     assert slip(move) == ("T1S3", 1, 3, 2, 3, False, False)
+
+
+def test_bal04_a_second_mover_to_a_single_big_blind_table_waits_one_hand_more():
+    # 10, 10, 5: table 3's big blind (seat 4) has left. Under SINGLE_BB the first mover takes
+    # seat 4 and posts the big blind alone next hand; the big blind then goes on to seats 5 and
+    # 6, so the second mover's seat 7 posts it in the fourth hand, the third mover's seat 8 in
+    # the fifth.
+    tables = [full(1, 10, bb=4, prev=3), full(2, 10, bb=4, prev=3), with_open(3, [4, 7, 8, 9, 10], bb=4, prev=3)]
+    plan = plan_balance(tables, vacated_bb_seat="SINGLE_BB")
+    assert [slip(m) for m in plan] == [
+        ("T2S5", 2, 5, 3, 4, False, True),
+        ("T1S5", 1, 5, 3, 7, False, False),
+        ("T2S6", 2, 6, 3, 8, False, False),
+    ]
+    assert words(plan[1]) == (
+        "next big blind at table 1 (seat 5); seat 7 at table 3 posts the big blind in 4 hands (balancing: table 1 had 10 players, table 3 had 6)"
+    )
+    assert "seat 8 at table 3 posts the big blind in 5 hands" in words(plan[2])
+
+
+def test_bal01_an_empty_table_does_not_trigger_a_move_the_playing_tables_do_not_need():
+    # 004 Art. 16.2's trigger of 3: 9 and 7 players are two apart, no move. The empty table
+    # (its players moved out) and a locked table are not short tables: the room is as balanced as it was.
+    tables = [full(1, 9, bb=1), with_open(2, [1, 2], 9, bb=5), table(3, 9, [])]
+    assert plan_balance(tables, trigger_difference=3) == []
+    assert plan_balance([*tables[:2], table(3, 9, [1, 2], locked=True)], trigger_difference=3) == []
+    assert [slip(m)[:4] for m in plan_balance(tables)] == [("T1S2", 1, 2, 2)]
+
+
+def test_bal02_of_two_tables_the_one_three_short_halts():
+    # 9 and 6: the short table waits for a player; 9 and 7 play on; one table alone never halts.
+    assert halted_tables([full(1, 9, bb=1), with_open(2, [1, 2, 3], 9, bb=5)]) == [2]
+    assert halted_tables([full(1, 9, bb=1), with_open(2, [1, 2], 9, bb=5)]) == []
+    assert halted_tables([with_open(2, [1, 2, 3], 9, bb=5)]) == []

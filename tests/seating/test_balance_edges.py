@@ -108,3 +108,16 @@ def test_apply_moves_refuses_a_player_moved_twice_with_its_code():
     with pytest.raises(SeatingError) as caught:
         apply_moves(tables, moves)
     assert caught.value.code == "duplicate_move"
+
+
+def test_seat07_a_mover_is_kept_apart_from_a_partner_moved_earlier_in_the_same_plan():
+    """9, 9, 5 and 7 players: p205 (table 2's next big blind) goes to table 3, the shortest.
+    Table 1's next big blind p105 would follow him there, but they are kept apart: he goes to
+    table 4 (7 players), which then gives its next big blind p404 to table 3."""
+    tables = [table(1, range(1, 10), 4), table(2, range(1, 10), 4), table(3, range(1, 6), 2), table(4, range(1, 8), 3)]
+    plan = plan_balance(tables, apart=[("p105", "p205")], rng=random.Random(3))
+    assert [(m.player, m.from_table, m.from_seat, m.to_table, m.to_seat) for m in plan] == [
+        ("p205", 2, 5, 3, 6),
+        ("p105", 1, 5, 4, 8),
+        ("p404", 4, 4, 3, 7),
+    ]

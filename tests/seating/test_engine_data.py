@@ -8,6 +8,8 @@ refusals carry a code the API returns and a sentence the director reads. A table
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from seating.engine import (
@@ -201,3 +203,10 @@ def test_bal04_the_single_big_blind_mark_leaves_with_its_player_only():
     plain = Table(3, 9, {4: "g", 5: "h"}, big_blind_seat=4)
     after = apply_moves([plain, other], [Move("g", 3, 4, 2, 5, "")])
     assert after[0].big_blind_twice is False
+
+
+def test_seat04_a_break_draw_in_a_room_listing_a_table_twice_is_refused():
+    from seating.engine import draw_break
+
+    tables = [Table(1, 9, {1: "a", 2: "b"}), Table(2, 9, {1: "c"}), Table(2, 9, {5: "d"})]
+    assert refusal(draw_break, tables, 1, random.Random(1)) == ("duplicate_table", "a table number appears twice")

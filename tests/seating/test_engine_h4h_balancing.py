@@ -88,3 +88,22 @@ def test_h4h_balancing_moves_between_finished_tables_go_ahead_while_another_wait
     (move,) = after.moves
     assert (move.from_table, move.to_table) == (2, 1) and move.to_seat != shown.to_seat
     assert sorted(len(t.seats) for t in apply_moves(tables, [shown, move])) == [7, 7, 7]
+
+
+def test_clk06_between_hands_the_house_trigger_and_rules_hold():
+    """004 Art. 16.2's trigger of 3: 7 against 5 waits for one more bust; under SINGLE_BB the
+    mover takes the seat the big blind left (table 1's seat 3, its BB(h) now empty)."""
+    finished = [advance_hand(t) for t in bubble()]
+    assert plan_balance_between_hands(finished, playing=set(), trigger_difference=3, rng=random.Random(1)) == ([], [], [])
+    left = [table(1, [2, 4, 5, 6], bb=3, first=100), finished[1]]
+    plan = plan_balance_between_hands(left, playing=set(), vacated_bb_seat="SINGLE_BB", rng=random.Random(1))
+    assert [(key(m), m.single_big_blind) for m in plan.moves] == [((206, 2, 6, 1, 3), True)]
+
+
+def test_clk06_between_hands_a_seat_drawn_comes_from_the_events_seed():
+    """Table 1's big blind is not known: the open seat is drawn, the first draw of the seed
+    logged for the plan, so a replay of the log gives the same seat."""
+    tables = [Table(1, 9, {2: 102, 3: 103, 4: 104, 5: 105}), advance_hand(bubble()[1])]
+    for seed in range(8):
+        plan = plan_balance_between_hands(tables, playing=set(), rng=random.Random(seed))
+        assert [(m.player, m.to_table, m.to_seat) for m in plan.moves] == [(206, 1, random.Random(seed).choice([1, 6, 7, 8, 9]))]

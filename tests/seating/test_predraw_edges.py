@@ -136,3 +136,11 @@ def test_seat07_the_start_counts_the_exchange_that_keeps_a_pair_apart():
         )
         swaps.append(out.apart_swaps)
     assert swaps == [0, 1, 1, 0, 1, 0]
+
+
+def test_seat02_each_session_is_drawn_at_the_players_per_table_not_the_seats():
+    # 16 registrants, two evenings: 8 each, at most 4 a table on 10-seat tables: two tables an
+    # evening, where the seats alone would put all 8 at one table.
+    players = [f"p{i}" for i in range(16)]
+    out, _order = predraw(players, ["Mon", "Tue"], capacity=10, rng=random.Random(9), max_players_per_table=4)
+    assert Counter((a.session, a.table) for a in out) == {("Mon", 1): 4, ("Mon", 2): 4, ("Tue", 1): 4, ("Tue", 2): 4}
