@@ -45,3 +45,31 @@ def test_pay13_a_prize_paid_the_wrong_way_is_refused_in_words(make_tournament, p
     r = pay(method="CHEQUE", reference="000123", payee="  mario   ROSSI ")
     assert r.status_code == 201, r.content
     assert (r.json()["amount"], r.json()["method"], r.json()["reference"]) == ("5000.00", "CHEQUE", "000123")
+
+
+def test_pay13_a_bust_whose_place_was_paid_is_not_undone_before_the_payment(make_tournament, make_person, cashier_actor, actor, api, director):
+    from seating import services as seating
+    from seating.models import Bust
+    from tournaments.setup import lifecycle
+
+    t = make_tournament(buy_in=D("100"), fee=D("10"))
+    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    services.edit_payout_table(t, [{"place": 1, "amount": "200"}, {"place": 2, "amount": "100"}], actor=actor, reason="two places")
+    services.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    seating.record_bust(t, [entries[2].pk], actor=actor)  # 3rd, unpaid
+    seating.record_bust(t, [entries[1].pk], actor=actor)  # 2nd: €100
+    services.sign_off_ranking(t, actor=actor)
+    services.sign_off_ranking(t, actor=Actor(make_user("ctrl", "controller")))
+    second = Entry.objects.select_related("person").get(pk=entries[1].pk)
+    assert second.place == 2
+    services.pay_prize(second, method="CASH", actor=cashier_actor)
+
+    bust = Bust.objects.get(tournament=t, entry=second)
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/{bust.pk}/undo/", {"reason": "wrong player"}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (
+        409,
+        "prize_paid",
+        f"{second.person.full_name} has been paid the prize of place 2: the desk reverses that payment before the bust that decided it is undone.",
+    )
+    assert Entry.objects.get(pk=second.pk).status == Entry.BUSTED
