@@ -34,12 +34,17 @@ def check_will_play(t) -> None:
         )
 
 
-def _money(value, what="amount") -> Decimal:
+def _money(value, what=None) -> Decimal:
+    what = what or _("The amount")
     try:
         amount = to_money(str(value) if not isinstance(value, (Decimal, int, str)) else value)
     except (TypeError, InvalidOperation, ValueError):
         raise ValidationFailed("bad_amount", _("%(what)s is not an amount of money.") % {"what": what})
-    if not amount.is_finite() or abs(amount) >= Decimal("1e11") or amount != amount.quantize(CENT):  # 13 digits, 2 after the point
+    if not amount.is_finite():
+        raise ValidationFailed("bad_amount", _("%(what)s is not an amount of money.") % {"what": what})
+    if abs(amount) >= Decimal("1e11"):  # 13 digits, 2 after the point, as stored
+        raise ValidationFailed("bad_amount", _("%(what)s is too large.") % {"what": what})
+    if amount != amount.quantize(CENT):
         raise ValidationFailed("bad_amount", _("%(what)s must be a whole number of cents.") % {"what": what})
     if amount < 0:
         raise ValidationFailed("bad_amount", _("%(what)s cannot be negative.") % {"what": what})

@@ -55,16 +55,16 @@ def test_pay05_the_table_takes_nothing_and_half_a_unit_and_refuses_more_than_any
     assert said == "The prizes add up to 99,999,999,999.99 but the prize pool is 500.00 (99,999,999,499.99 over)."
     # a hundred billion is more than any payout holds
     said = page_message(director, t, {"op": "edit", "prizes": "1 100000000000"})
-    assert said == "Place 1 must be a whole number of cents."
+    assert said == "Place 1 is too large."
     assert [(p["place"], p["amount"]) for p in psel.table_prizes(t)] == [(1, D("499.50")), (2, D("0.50"))]
 
 
 def test_pay05_a_side_prize_out_of_the_pool_names_what_is_wrong_with_its_amount(five, director):
     t, _entries = five
     for typed, said in (
-        ("fifty", "amount is not an amount of money."),
-        ("-5", "amount cannot be negative."),
-        ("10.001", "amount must be a whole number of cents."),
+        ("fifty", "The amount is not an amount of money."),
+        ("-5", "The amount cannot be negative."),
+        ("10.001", "The amount must be a whole number of cents."),
     ):
         assert page_message(director, t, {"op": "sidepool", "kind": "CHIP_LEADER", "name": "Chip leader", "from_prize_pool": typed}) == said
     assert not SidePool.objects.filter(tournament=t).exists()
@@ -77,9 +77,9 @@ def test_pay05_money_put_into_a_side_pool_is_never_negative(five, api, director)
     assert r.status_code == 201, r.content
     pool = SidePool.objects.get(tournament=t)
     r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": "-20"}, format="json")
-    assert (r.status_code, r.json()) == (400, {"code": "bad_amount", "detail": "amount cannot be negative."})
+    assert (r.status_code, r.json()) == (400, {"code": "bad_amount", "detail": "The amount cannot be negative."})
     r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": "-20"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
-    assert (r.status_code, r.json()) == (400, {"code": "bad_amount", "detail": "amount non può essere negativo."})
+    assert (r.status_code, r.json()) == (400, {"code": "bad_amount", "detail": "L'importo non può essere negativo."})
     r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": "0"}, format="json")
     assert (r.status_code, r.json()) == (400, {"code": "bad_amount", "detail": "A contribution must be positive."})
     r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": "20"}, format="json")
