@@ -140,11 +140,38 @@ def test_an_event_that_draws_nothing_or_has_no_seed_is_refused_naming_the_event(
     t = started(20)
     other = t.events.exclude(action="seating.draw.initial").first()
     r = api(director).get(replay_url(t, other))
-    assert r.status_code == 409 and r.data["code"] == "not_a_draw" and r.data["field"] == "event"
+    assert r.status_code == 409 and r.json() == {
+        "code": "not_a_draw",
+        "detail": "This event is not a random draw: there is nothing to replay.",
+        "field": "event",
+    }
     event = t.events.get(action="seating.draw.initial")
+    no_seed = {
+        "code": "no_seed",
+        "detail": "This draw was logged without a seed (a draw by hand, or one logged before seeds were): it cannot be replayed.",
+        "field": "event",
+    }
     r = api(director).get(replay_url(t, tampered(event, seed=None)))  # as a draw logged before seeds were
-    assert r.status_code == 409 and r.data["code"] == "no_seed"
-    assert api(director).get(f"/api/v1/tournaments/{t.pk}/draws/{10**9}/replay/").status_code == 404
+    assert r.status_code == 409 and r.json() == no_seed
+    # A log row whose payload is not an object has no seed either: refused, not a server error.
+    odd = TournamentEvent.objects.create(tournament=t, action=event.action, payload=[event.payload["seed"]])
+    r = api(director).get(replay_url(t, odd))
+    assert r.status_code == 409 and r.json() == no_seed
+    not_found = {"code": "not_found", "detail": "This tournament's log has no such event.", "field": "event"}
+    r = api(director).get(f"/api/v1/tournaments/{t.pk}/draws/{10**9}/replay/")
+    assert r.status_code == 404 and r.json() == not_found
+    # Another tournament's draw is not this tournament's to replay.
+    elsewhere = started(4).events.get(action="seating.draw.initial")
+    r = api(director).get(replay_url(t, elsewhere))
+    assert r.status_code == 404 and r.json() == not_found
+
+
+def test_the_replay_answer_names_the_event_and_when_it_was_logged(started, api, controller_user):
+    t = started(20)
+    event = t.events.get(action="seating.draw.initial")
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True
+    assert (answer["event"], answer["action"], answer["at"]) == (event.pk, "seating.draw.initial", event.created_at.isoformat())
 
 
 def test_the_controller_regulator_and_director_replay_the_cashier_and_floor_may_not(started, api, director, controller_user, cashier_user, floor_user):
