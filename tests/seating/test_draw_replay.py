@@ -140,11 +140,43 @@ def test_an_event_that_draws_nothing_or_has_no_seed_is_refused_naming_the_event(
     t = started(20)
     other = t.events.exclude(action="seating.draw.initial").first()
     r = api(director).get(replay_url(t, other))
-    assert r.status_code == 409 and r.data["code"] == "not_a_draw" and r.data["field"] == "event"
+    assert r.status_code == 409 and r.json() == {
+        "code": "not_a_draw",
+        "detail": "This event is not a random draw: there is nothing to replay.",
+        "field": "event",
+    }
     event = t.events.get(action="seating.draw.initial")
+    no_seed = {
+        "code": "no_seed",
+        "detail": "This draw was logged without a seed (a draw by hand, or one logged before seeds were): it cannot be replayed.",
+        "field": "event",
+    }
     r = api(director).get(replay_url(t, tampered(event, seed=None)))  # as a draw logged before seeds were
-    assert r.status_code == 409 and r.data["code"] == "no_seed"
-    assert api(director).get(f"/api/v1/tournaments/{t.pk}/draws/{10**9}/replay/").status_code == 404
+    assert r.status_code == 409 and r.json() == no_seed
+    r = api(director).get(replay_url(t, tampered(event, seed="")))
+    assert r.status_code == 409 and r.json() == no_seed
+    # A log row whose payload is not an object has no seed either: refused, not a server error.
+    odd = TournamentEvent.objects.create(tournament=t, action=event.action, payload=[event.payload["seed"]])
+    r = api(director).get(replay_url(t, odd))
+    assert r.status_code == 409 and r.json() == no_seed
+    not_found = {"code": "not_found", "detail": "This tournament's log has no such event.", "field": "event"}
+    r = api(director).get(f"/api/v1/tournaments/{t.pk}/draws/{10**9}/replay/")
+    assert r.status_code == 404 and r.json() == not_found
+    # Another tournament's draw is not this tournament's to replay.
+    elsewhere = started(4).events.get(action="seating.draw.initial")
+    r = api(director).get(replay_url(t, elsewhere))
+    assert r.status_code == 404 and r.json() == not_found
+
+
+def test_the_replay_answer_names_the_event_and_when_it_was_logged(started, api, controller_user):
+    t = started(20)
+    event = t.events.get(action="seating.draw.initial")
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True
+    assert (answer["event"], answer["action"], answer["at"]) == (event.pk, "seating.draw.initial", event.created_at.isoformat())
+    # A seed logged as a number replays the same and is answered as the decimal string seeds are.
+    as_number = replayed(api, controller_user, t, tampered(event, seed=int(event.payload["seed"])))
+    assert as_number["matches"] is True and as_number["seed"] == event.payload["seed"]
 
 
 def test_the_controller_regulator_and_director_replay_the_cashier_and_floor_may_not(started, api, director, controller_user, cashier_user, floor_user):
@@ -237,3 +269,34 @@ def test_a_heads_up_bracket_draw_replays(make_tournament, make_person, cashier_a
     order = list(event.payload["order"])
     order[1], order[2] = order[2], order[1]
     assert replayed(api, controller_user, t, tampered(event, order=order))["matches"] is False
+
+
+def test_a_logged_draw_whose_inputs_are_gone_does_not_match_and_shows_what_was_logged(started, api, controller_user):
+    """A log row that keeps a draw's seed and result but lost its inputs (damaged or forged):
+    the auditor gets the result as logged, the engine's refusal as the recomputed part, and no
+    match, for every kind of draw."""
+    t = started(4)
+    results = {
+        "seating.draw.initial": {"assignment": [[1, 1, 2], [2, 1, 5]], "buttons": {"1": 5}},
+        "seating.table.broken": {"seat_order": [[1, 3], [2, 7]], "card_order": [[5, "A♠"], [6, "2♣"]]},
+        "seating.final_table.formed": {"seat_order": [[1, 1]], "card_order": [[5, "K♥"]], "button_seat": 1},
+        "seating.player.seated": {"table": 2, "seat": 4},
+        "seating.predraw": {"order": [3, 1, 2], "assignment": [[1, "1A", 1, 1]]},
+        "seating.moves.proposed": {"moves": [{"entry": 5, "from_table": 3, "from_seat": 2, "to_table": 1, "to_seat": 4}]},
+        "seating.manual_draw.opened": {"cards": [[1, 1], [1, 2]]},
+        "tournaments.chiprace.recorded": {"winners": [{"seat": 3, "chips": 2}], "rounds": [[[3, "A♠"]]]},
+        "formats.bracket.drawn": {"order": [4, 2, 3, 1]},
+        "payouts.mystery.drawn": {"envelope": 3},
+    }
+    for action, result in results.items():
+        event = TournamentEvent.objects.create(tournament=t, action=action, payload={"seed": "8134", **result, "rng": "secrets.SystemRandom"})
+        answer = replayed(api, controller_user, t, event)
+        assert answer == {
+            "event": event.pk,
+            "at": event.created_at.isoformat(),
+            "action": action,
+            "seed": "8134",
+            "logged": result,
+            "recomputed": {"error": "KeyError"},
+            "matches": False,
+        }, action
