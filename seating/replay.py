@@ -247,5 +247,7 @@ def _logged_only(action: str, payload: dict) -> dict:
         Action.SEATING_MANUAL_DRAW_OPENED: ("cards",),
         Action.TOURNAMENTS_CHIPRACE_RECORDED: ("winners", "rounds"),
         Action.FORMATS_BRACKET_DRAWN: ("order",),
+        Action.FORMATS_TIMED_FINISHED: ("standings",),
+        Action.FORMATS_FLIGHT_CLOSED: ("chip_leaders",),
     }.get(action, ("envelope",))
     return {k: payload.get(k) for k in keys}

@@ -286,6 +286,8 @@ def test_a_logged_draw_whose_inputs_are_gone_does_not_match_and_shows_what_was_l
         "seating.manual_draw.opened": {"cards": [[1, 1], [1, 2]]},
         "tournaments.chiprace.recorded": {"winners": [{"seat": 3, "chips": 2}], "rounds": [[[3, "A♠"]]]},
         "formats.bracket.drawn": {"order": [4, 2, 3, 1]},
+        "formats.timed.finished": {"standings": [{"entry": 5, "place": 1}, {"entry": 6, "place": 2}]},
+        "formats.flight.closed": {"chip_leaders": [{"entry": 5, "rank": 1, "amount": "100.00"}]},
         "payouts.mystery.drawn": {"envelope": 3},
     }
     for action, result in results.items():
