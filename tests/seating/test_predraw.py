@@ -264,6 +264,10 @@ def test_seat02_every_phone_of_the_field_shows_its_own_schedule_then_its_seat_an
     first = {"kind": PendingMove.BALANCE, "from_table": where["table"], "from_seat": where["seat"], "to_table": 7, "to_seat": 3}
     PendingMove.objects.create(tournament=t, entry_id=mover, status=PendingMove.PROPOSED, **first)
     PendingMove.objects.create(tournament=t, entry_id=mover, status=PendingMove.PROPOSED, **(first | {"kind": PendingMove.MANUAL, "to_seat": 4}))
+    done = max(seats)  # a move already made is no move to make
+    there = seats[done]
+    made = {"kind": PendingMove.BALANCE, "from_table": 9, "from_seat": 1, "to_table": there["table"], "to_seat": there["seat"]}
+    PendingMove.objects.create(tournament=t, entry_id=done, status=PendingMove.DONE, **made)
     expected = {pk: (seat, None, None) for pk, seat in seats.items()}
     expected[mover] = (where, first, None)
     assert phones() == expected
