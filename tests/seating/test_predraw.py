@@ -274,6 +274,8 @@ def test_seat02_every_phone_of_the_field_shows_its_own_schedule_then_its_seat_an
     token = t.entries.get(pk=mover).phone_token
     state = Client().get(f"/p/{token}/state/").json()
     assert (state["seat"], state["move"], state["schedule"]) == (where, first, None)
+    state = Client().get(f"/p/{t.entries.get(pk=done).phone_token}/state/").json()
+    assert (state["seat"], state["move"], state["schedule"]) == (there, None, None)
 
 
 @pytest.mark.django_db
