@@ -233,3 +233,57 @@ def test_seat02_refunds_since_the_predraw_leave_a_table_unopened_and_its_players
     for entry in t.entries.exclude(number__in=gone):  # the ones drawn again: their new seat, alone
         page = phone_page(entry)
         assert shown_seat(page) == seated[entry.number] and "Il tuo programma" not in page
+
+
+@pytest.mark.django_db
+def test_seat02_every_phone_of_the_field_shows_its_own_schedule_then_its_seat_and_its_move(registered, api, director, actor):
+    """The phones' index (every phone of the field read at once) and one phone's own state: before
+    the start each registrant's schedule drawn in advance; once seated, each one's seat, and for a
+    player with two moves proposed the first one, nobody else's."""
+    from seating.models import PendingMove, Seat
+    from tournaments.live.snapshot import build_snapshot
+    from tournaments.phone.views import phone_index
+
+    t = registered
+    api(director).post(f"/api/v1/tournaments/{t.pk}/seating/predraw/", {"sessions": ["Friday"]}, format="json")
+    told = {
+        e.pk: {"session": e.predraw_seat.session, "table": e.predraw_seat.table, "seat": e.predraw_seat.seat} for e in t.entries.select_related("predraw_seat")
+    }
+    assert len(told) == 11
+
+    def phones():
+        _public, own = phone_index(t.pk, build_snapshot(t), {})
+        return {pk: (o.part["seat"], o.part["move"], o.part["schedule"]) for pk, o in own.items()}
+
+    assert phones() == {pk: (None, None, schedule) for pk, schedule in told.items()}
+
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    seats = {e: {"table": n, "seat": s} for e, n, s in Seat.objects.filter(tournament=t).values_list("entry_id", "table__number", "number")}
+    mover = min(seats)
+    where = seats[mover]
+    first = {"kind": PendingMove.BALANCE, "from_table": where["table"], "from_seat": where["seat"], "to_table": 7, "to_seat": 3}
+    PendingMove.objects.create(tournament=t, entry_id=mover, status=PendingMove.PROPOSED, **first)
+    PendingMove.objects.create(tournament=t, entry_id=mover, status=PendingMove.PROPOSED, **(first | {"kind": PendingMove.MANUAL, "to_seat": 4}))
+    done = max(seats)  # a move already made is no move to make
+    there = seats[done]
+    made = {"kind": PendingMove.BALANCE, "from_table": 9, "from_seat": 1, "to_table": there["table"], "to_seat": there["seat"]}
+    PendingMove.objects.create(tournament=t, entry_id=done, status=PendingMove.DONE, **made)
+    expected = {pk: (seat, None, None) for pk, seat in seats.items()}
+    expected[mover] = (where, first, None)
+    assert phones() == expected
+    token = t.entries.get(pk=mover).phone_token
+    state = Client().get(f"/p/{token}/state/").json()
+    assert (state["seat"], state["move"], state["schedule"]) == (where, first, None)
+    state = Client().get(f"/p/{t.entries.get(pk=done).phone_token}/state/").json()
+    assert (state["seat"], state["move"], state["schedule"]) == (there, None, None)
+
+
+@pytest.mark.django_db
+def test_seat02_the_tournament_page_links_the_sessions_drawn_in_advance_with_the_tables_and_the_lookup(registered, director):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(director)
+    page = client.get(f"/tournaments/{registered.pk}/").content.decode()
+    pk = registered.pk
+    assert f'<a class="button" href="/tournaments/{pk}/tables/">Tables</a>' in page
+    assert f'<a class="button" href="/seats/{pk}/">Seat lookup</a>' in page
+    assert f'<a class="button" href="/tournaments/{pk}/tables/predraw/">Sessions drawn in advance</a>' in page

@@ -117,3 +117,25 @@ def test_a_ticket_redeemed_at_the_full_final_table_asks_too(final_table, cashier
     assert not t.entries.filter(person=holder).exists() and tables_in_play(t) == [1]
     r = desk.post(f"/api/v1/payouts/tickets/{voucher.pk}/redeem/", {"confirm_final_table": True, "id_checked": True}, format="json")
     assert r.status_code == 201 and t.entries.get(person=holder).status == Entry.ACTIVE
+
+
+def test_reg04_a_locked_open_seat_or_a_locked_final_table_is_no_room_for_a_late_entry(final_table, cashier_user, actor, make_person):
+    # 8 left at the final table: seat s is open. Locked, or at a locked table, it takes nobody:
+    # the sale asks, as at a full final table; unlocked, the late entry sits there.
+    t = final_table()
+    out = Seat.objects.filter(tournament=t).order_by("number").first()
+    s = out.number
+    seating.record_bust(t, [out.entry_id], actor=actor)
+    desk = client_for(cashier_user)
+    seating.lock_seat(t, 1, s, True, actor=actor, reason="broken chair")
+    r = sell(desk, t, make_person())
+    assert r.status_code == 409 and r.data["code"] == "final_table_formed" and r.data["confirmable"] is True
+    seating.lock_seat(t, 1, s, False, actor=actor, reason="chair replaced")
+    seating.lock_table(t, 1, True, actor=actor, reason="cameras being set")
+    r = sell(desk, t, make_person())
+    assert r.status_code == 409 and r.data["code"] == "final_table_formed"
+    seating.lock_table(t, 1, False, actor=actor, reason="cameras ready")
+    late = make_person()
+    r = sell(desk, t, late)
+    assert r.status_code == 201, r.data
+    assert tables_in_play(t) == [1] and Seat.objects.get(entry=t.entries.get(person=late)).number == s
