@@ -9,7 +9,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tdmanager.compiled import Compiled
-from tournaments.models import Entry
 
 from .. import engine
 from ..models import Bust, PendingMove, PreDrawSeat, Seat, Table
@@ -29,16 +28,19 @@ def seat_of(entry):
 
 
 def players_at_table(tournament, table_number: int) -> int:
+    """PEN-03: the players seated at table ``table_number`` in play (a penalty of rounds lasts as
+    many hands a round)."""
     return Seat.objects.filter(tournament=tournament, table__number=table_number, table__in_play=True).count()
 
 
 def table_numbers(tournament) -> list[int]:
-    """Numbers of the tables in play (with players), in order."""
+    """CLK-06: the numbers of the tables in play (with players), in order: the tables that report
+    each hand-for-hand hand."""
     return list(Table.objects.filter(tournament=tournament, in_play=True, seats__isnull=False).distinct().order_by("number").values_list("number", flat=True))
 
 
 def h4h_hand_busts(tournament, hand: int) -> int:
-    """How many players went out in hand-for-hand hand ``hand`` of the session in play: the run
+    """CLK-06: how many players went out in hand-for-hand hand ``hand`` of the session in play: the run
     of the latest standing busts that carry its number (each session numbers its hands from 1,
     ``services.busts._engine_busts``)."""
     out = 0
@@ -50,7 +52,8 @@ def h4h_hand_busts(tournament, hand: int) -> int:
 
 
 def last_bust_h4h_hand(tournament) -> int | None:
-    """The hand-for-hand hand number of the latest standing bust (None: none, or out in normal play)."""
+    """CLK-06: the hand-for-hand hand number of the latest standing bust (None: none, or out in
+    normal play)."""
     return Bust.objects.filter(tournament=tournament, void="").order_by("-order").values_list("h4h_hand", flat=True).first()
 
 
@@ -84,10 +87,6 @@ def room_for_entry(tournament) -> dict:
         for tb in tables
     )
     return {"final_table_formed": any(tb["is_final"] for tb in tables), "free_seat": free}
-
-
-def players_left(tournament) -> int:
-    return tournament.entries.filter(status=Entry.ACTIVE).count()
 
 
 def tournament_links(tournament) -> list[dict]:
@@ -142,7 +141,7 @@ def entries_view(tournament) -> dict[int, dict]:
 
 
 def overview(tournament) -> dict:
-    """The floor overview's seating columns: tables in play, moves pending, halted tables."""
+    """BAL-02: the floor overview's seating columns: tables in play, moves pending, halted tables."""
     tables, rows = engine_tables(tournament)
     halted = [n for n in engine.halted_tables(tables) if not rows[n].halt_waived]
     return {
