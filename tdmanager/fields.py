@@ -77,7 +77,8 @@ class AmountField(serializers.DecimalField):
     fraction is refused: it arrives as a binary float, and 0.1 is not a tenth. With ``localize``
     the decimal mark is the reader's (a comma in Italian), as the desk types it."""
 
-    default_error_messages = {"invalid": _('Write an amount as text in plain digits, such as "%(example)s".')}
+    # DRF fills a field's message with str.format: the example is a {brace} field
+    default_error_messages = {"invalid": _('Write an amount as text in plain digits, such as "{example}".')}
 
     def to_internal_value(self, data):
         marks = readers_marks(self.localize)

@@ -63,6 +63,9 @@ def test_pay05_a_side_prize_out_of_the_pool_names_what_is_wrong_with_its_amount(
     t, _entries = five
     for typed, said in (
         ("fifty", "The amount is not an amount of money."),
+        ("NaN", "The amount is not an amount of money."),
+        ("Infinity", "The amount is not an amount of money."),
+        ("100000000000", "The amount is too large."),
         ("-5", "The amount cannot be negative."),
         ("10.001", "The amount must be a whole number of cents."),
     ):
@@ -85,6 +88,20 @@ def test_pay05_money_put_into_a_side_pool_is_never_negative(five, api, director)
     r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": "20"}, format="json")
     assert r.status_code == 200, r.content
     assert [c.amount for c in SideContribution.objects.filter(pool=pool)] == [D("20.00")]  # only the one taken
+
+
+def test_pay05_an_amount_the_api_cannot_read_is_refused_with_an_example(five, api, director):
+    t, _entries = five
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/payouts/side-pools/", {"kind": "OTHER", "name": "High hand"}, format="json")
+    pool = SidePool.objects.get(tournament=t)
+    for typed in ("twenty", "NaN", "Infinity", "1e3"):
+        r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": typed}, format="json")
+        example = 'Write an amount as text in plain digits, such as "12.50".'
+        assert (r.status_code, r.json()) == (400, {"code": "invalid", "detail": f"Amount: {example}", "fields": {"amount": [example]}}), typed
+    r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": "100000000000"}, format="json")
+    too_many = "Ensure that there are no more than 11 digits before the decimal point."
+    assert (r.status_code, r.json()) == (400, {"code": "invalid", "detail": f"Amount: {too_many}", "fields": {"amount": [too_many]}})
+    assert not SideContribution.objects.filter(pool=pool).exists()
 
 
 def test_fmt02_a_cancelled_events_payouts_say_why_they_cannot_change(five, api, director, actor):
