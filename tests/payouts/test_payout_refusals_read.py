@@ -98,9 +98,13 @@ def test_pay05_an_amount_the_api_cannot_read_is_refused_with_an_example(five, ap
         r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": typed}, format="json")
         example = 'Write an amount as text in plain digits, such as "12.50".'
         assert (r.status_code, r.json()) == (400, {"code": "invalid", "detail": f"Amount: {example}", "fields": {"amount": [example]}}), typed
-    r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": "100000000000"}, format="json")
-    too_many = "Ensure that there are no more than 11 digits before the decimal point."
-    assert (r.status_code, r.json()) == (400, {"code": "invalid", "detail": f"Amount: {too_many}", "fields": {"amount": [too_many]}})
+    # the field's own limits come before the service's: a hundred billion, a tenth of a cent
+    for typed, said in (
+        ("100000000000", "Ensure that there are no more than 11 digits before the decimal point."),
+        ("20.005", "Ensure that there are no more than 2 decimal places."),
+    ):
+        r = api(director).post(f"/api/v1/payouts/side-pools/{pool.pk}/contribute/", {"amount": typed}, format="json")
+        assert (r.status_code, r.json()) == (400, {"code": "invalid", "detail": f"Amount: {said}", "fields": {"amount": [said]}}), typed
     assert not SideContribution.objects.filter(pool=pool).exists()
 
 
