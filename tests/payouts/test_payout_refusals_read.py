@@ -7,7 +7,6 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.test import Client
 
 from payouts import selectors as psel
 from payouts import services
@@ -16,14 +15,10 @@ from tournaments.cashier import services as cashier
 from tournaments.models import Entry
 from tournaments.setup import lifecycle
 
+from .test_payouts_pages import login
+
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-
-def login(user):
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def page_message(user, t, data) -> str:
