@@ -73,3 +73,72 @@ def test_pay13_a_bust_whose_place_was_paid_is_not_undone_before_the_payment(make
         f"{second.person.full_name} has been paid the prize of place 2: the desk reverses that payment before the bust that decided it is undone.",
     )
     assert Entry.objects.get(pk=second.pk).status == Entry.BUSTED
+
+
+def test_pay13_a_bust_that_would_share_a_paid_place_in_the_same_hand_for_hand_hand_is_refused_in_words(
+    make_tournament, make_person, cashier_actor, actor, api, director, controller_user
+):
+    """In hand-for-hand, two players out in one hand share 3rd and one of them is paid; a third
+    player out in that same hand would make the three share 2nd–3rd. The floor is told why the bust
+    is refused (the hand is not over yet), not that a bust is being undone; once the hand is reported
+    over at every table, the bust is the next place."""
+    from tests.payouts.bounty_setup import bounty_event
+    from tournaments.clock import services as clock_services
+
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=4, bounty="NONE")  # €200 pool
+    clock_services.start_clock(t, actor=actor)
+    clock_services.start_hand_for_hand(t, actor=actor, reason="bubble")
+    for x in e[:2]:  # the same hand: they share 3rd
+        r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": x.pk}]}, format="json")
+        assert r.status_code in (200, 201), r.content
+    services.edit_payout_table(
+        t, [{"place": 1, "amount": "80"}, {"place": 2, "amount": "60"}, {"place": 3, "amount": "40"}, {"place": 4, "amount": "20"}], actor=actor
+    )
+    services.lock_payout_table(t, actor=actor)
+    services.sign_off_ranking(t, actor=actor)
+    services.sign_off_ranking(t, actor=Actor(controller_user))
+    paid = Entry.objects.select_related("person").get(pk=e[0].pk)
+    services.pay_prize(paid, method="CASH", actor=cashier_actor)
+
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": e[2].pk}]}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (
+        409,
+        "prize_paid",
+        f"{paid.person.full_name} has been paid the prize of place 3, which this bust would share (the same hand-for-hand hand): "
+        "report the hand completed at every table first, or the desk reverses that payment.",
+    )
+    assert Entry.objects.get(pk=e[2].pk).status == Entry.ACTIVE
+
+    clock_services.h4h_next_hand(t, actor=actor)  # the hand is over at every table: the paid 3rd stands
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": e[2].pk}]}, format="json")
+    assert r.status_code in (200, 201), r.content
+    assert [Entry.objects.get(pk=x.pk).place for x in e[:3]] == [3, 3, 2]
+
+
+def test_pay13_a_paid_last_longer_does_not_hold_back_the_undo_of_its_winners_bust(make_tournament, make_person, cashier_actor, actor, api, director):
+    """Only a prize of the main ranking holds its place against an undo: Bea, the last of the
+    players booked in advance to go out, is paid the Last Longer; her bust undone, she is back in
+    play, still the last booked player standing, and the Last Longer paid to her stands."""
+    from payouts import selectors as sel
+    from seating import services as seating
+    from tournaments.setup import lifecycle
+
+    t = make_tournament(buy_in=D("100"), fee=D("10"))
+    ada, bea = (
+        cashier.pay_reservation(cashier.pre_register(t, make_person(n, "Booked"), actor=cashier_actor), method="CASH", actor=cashier_actor).entry
+        for n in ("Ada", "Bea")
+    )
+    cashier.register(t, make_person("Walt", "Inn"), method="CASH", actor=cashier_actor)
+    pool = services.create_side_pool(t, kind="LAST_LONGER", name="Last Longer", actor=actor)
+    services.contribute_side_pool(pool, "30", actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    seating.record_bust(t, [ada.pk], actor=actor)
+    last = seating.record_bust(t, [bea.pk], actor=actor).busts[0]  # 2nd: the last booked player out
+    (award,) = services.award_side_pool(pool, actor=actor)
+    bea = Entry.objects.select_related("person").get(pk=bea.pk)
+    services.pay_prize(bea, method="CASH", source=f"SIDE:{award.pk}", actor=cashier_actor)
+
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/{last.pk}/undo/", {"reason": "wrong player"}, format="json")
+    assert r.status_code == 200, r.content
+    assert (Entry.objects.get(pk=bea.pk).status, Entry.objects.get(pk=ada.pk).place) == (Entry.ACTIVE, 3)
+    assert [(d["name"], d["amount"], d["paid"]) for d in sel.dues(t) if d["source"] == f"SIDE:{award.pk}"] == [("Bea Booked", D("30.00"), True)]
