@@ -302,3 +302,40 @@ def test_a_logged_draw_whose_inputs_are_gone_does_not_match_and_shows_what_was_l
             "recomputed": {"error": "KeyError"},
             "matches": False,
         }, action
+
+
+# --- a keep-apart pair is part of what a logged draw replays -----------------------------------
+
+
+def tables_of(assignment) -> dict:
+    """{table: [entries]} of a logged assignment ([entry, table, seat] rows)."""
+    out = {}
+    for entry, table, _seat in assignment:
+        out.setdefault(table, []).append(entry)
+    return out
+
+
+def test_a_start_logged_with_a_keep_apart_pair_replays_only_if_the_draw_kept_them_apart(started, api, controller_user):
+    """A keep-apart pair logged with the start is part of the draw: a log adding a pair the
+    draw seated together (a forged row) does not match, one adding a pair it seated apart does."""
+    t = started(20)
+    event = t.events.get(action="seating.draw.initial")
+    at = tables_of(event.payload["assignment"])
+    first, second = sorted(at)[:2]
+    apart = [at[first][0], at[second][0]]  # already at two tables: the draw is the same
+    assert replayed(api, controller_user, t, tampered(event, apart=[apart]))["matches"] is True
+    together = at[first][:2]  # at one table: the draw with the pair would have exchanged a seat
+    answer = replayed(api, controller_user, t, tampered(event, apart=[together]))
+    assert answer["matches"] is False and answer["recomputed"]["apart_swaps"] == 1
+
+
+def test_a_broken_tables_draw_replays_with_its_keep_apart_pairs(started, api, director, actor):
+    t = started(20)  # tables of 7, 7, 6: two out at table 3 and it breaks into the 4 open seats
+    for entry in list(seat_map(t)[3].values())[:2]:
+        bust(t, entry, actor)
+    event = t.events.get(action="seating.table.broken")
+    landed = {e: n for n, seats in seat_map(t).items() for e in seats.values()}
+    mover = event.payload["card_order"][0][0]
+    beside = next(e for e, n in landed.items() if n == landed[mover] and e != mover)
+    # The draw seated the mover beside ``beside``: a log saying they were kept apart is forged.
+    assert replayed(api, director, t, tampered(event, apart=[[mover, beside]]))["matches"] is False
