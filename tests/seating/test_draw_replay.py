@@ -339,3 +339,21 @@ def test_a_broken_tables_draw_replays_with_its_keep_apart_pairs(started, api, di
     beside = next(e for e, n in landed.items() if n == landed[mover] and e != mover)
     # The draw seated the mover beside ``beside``: a log saying they were kept apart is forged.
     assert replayed(api, director, t, tampered(event, apart=[[mover, beside]]))["matches"] is False
+
+
+def test_a_seat_drawn_among_several_open_seats_replays_with_its_inputs_and_pairs(started, api, controller_user, make_person, cashier_actor):
+    """Tables of 7 and 6: the 6 breaks next, so the late player draws one of the 7's two open
+    seats. The replay draws it again from the logged tables; a log adding a keep-apart pair
+    with a player at that table is forged, one with a player at the other table is not."""
+    t = started(13, late_reg_closes_after_level=6)
+    sale = cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    event = t.events.get(action="seating.player.seated", payload__entry=sale.entry.pk)
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and answer["recomputed"]["new_table"] is False
+    at = seat_map(t)
+    table = event.payload["table"]
+    assert at[table][event.payload["seat"]] == sale.entry.pk
+    beside = next(e for e in at[table].values() if e != sale.entry.pk)
+    elsewhere = next(e for n, seats in at.items() if n != table for e in seats.values())
+    assert replayed(api, controller_user, t, tampered(event, apart=[[sale.entry.pk, elsewhere]]))["matches"] is True
+    assert replayed(api, controller_user, t, tampered(event, apart=[[beside, sale.entry.pk]]))["matches"] is False
