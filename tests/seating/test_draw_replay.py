@@ -357,3 +357,17 @@ def test_a_seat_drawn_among_several_open_seats_replays_with_its_inputs_and_pairs
     elsewhere = next(e for n, seats in at.items() if n != table for e in seats.values())
     assert replayed(api, controller_user, t, tampered(event, apart=[[sale.entry.pk, elsewhere]]))["matches"] is True
     assert replayed(api, controller_user, t, tampered(event, apart=[[beside, sale.entry.pk]]))["matches"] is False
+
+
+def test_a_balancing_plan_replays_with_the_pairs_and_the_fixed_seats_it_was_drawn_with(started, api, controller_user, actor):
+    """The player moved sits beside no one he must be kept from and holds no seat given by hand:
+    a log adding such a pair, or marking his seat as given by hand, is not the plan drawn."""
+    t = started(20, settings={"tie_break": "RANDOM_DRAW"})  # 7, 7, 6 at 9-max
+    bust(t, next(iter(seat_map(t)[3].values())), actor)  # 7, 7, 5: one player moves to table 3
+    event = t.events.get(action="seating.moves.proposed")
+    assert replayed(api, controller_user, t, event)["matches"] is True
+    (move,) = event.payload["moves"]
+    at_three = next(iter(seat_map(t)[3].values()))
+    assert replayed(api, controller_user, t, tampered(event, apart=[[move["entry"], at_three]]))["matches"] is False
+    fixed = [*event.payload["fixed"], move["entry"]]
+    assert replayed(api, controller_user, t, tampered(event, fixed=fixed))["matches"] is False
