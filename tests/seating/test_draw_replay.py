@@ -371,3 +371,20 @@ def test_a_balancing_plan_replays_with_the_pairs_and_the_fixed_seats_it_was_draw
     assert replayed(api, controller_user, t, tampered(event, apart=[[move["entry"], at_three]]))["matches"] is False
     fixed = [*event.payload["fixed"], move["entry"]]
     assert replayed(api, controller_user, t, tampered(event, fixed=fixed))["matches"] is False
+
+
+def test_a_start_replays_with_the_rooms_tables_the_players_per_table_and_the_seats_given_by_hand(started, api, controller_user):
+    """The start's inputs are part of what replays: a log naming other room tables, fewer
+    players per table or a seat given by hand that the draw never had is not this draw."""
+    t = started(20)  # tables 1-3 of 7, 7, 6 at 9-max, nothing given by hand
+    event = t.events.get(action="seating.draw.initial")
+    assert replayed(api, controller_user, t, event)["matches"] is True
+    other_tables = replayed(api, controller_user, t, tampered(event, table_numbers=[11, 12, 13]))
+    assert other_tables["matches"] is False and {n for _e, n, _s in other_tables["recomputed"]["assignment"]} == {11, 12, 13}
+    five_a_table = replayed(api, controller_user, t, tampered(event, max_players_per_table=5))
+    assert five_a_table["matches"] is False and len({n for _e, n, _s in five_a_table["recomputed"]["assignment"]}) == 4
+    entry, table, seat = event.payload["assignment"][0]
+    elsewhere = next([n, s] for n in (1, 2, 3) for s in range(1, 10) if n != table and [n, s] not in [a[1:] for a in event.payload["assignment"]])
+    by_hand = replayed(api, controller_user, t, tampered(event, reserved=[[entry, *elsewhere]]))
+    # a seat given by hand is not drawn: the player is missing from the tickets recomputed
+    assert by_hand["matches"] is False and entry not in [e for e, _n, _s in by_hand["recomputed"]["assignment"]]
