@@ -388,3 +388,17 @@ def test_a_start_replays_with_the_rooms_tables_the_players_per_table_and_the_sea
     by_hand = replayed(api, controller_user, t, tampered(event, reserved=[[entry, *elsewhere]]))
     # a seat given by hand is not drawn: the player is missing from the tickets recomputed
     assert by_hand["matches"] is False and entry not in [e for e, _n, _s in by_hand["recomputed"]["assignment"]]
+
+
+def test_a_draw_in_advance_replays_with_the_rooms_tables_and_the_players_per_table(make_tournament, api, controller_user, actor):
+    """A log of the draw in advance naming other room tables or fewer players per table than
+    the draw had is not this draw: the sessions' tables recomputed differ."""
+    t = make_tournament(status=Tournament.REGISTERING)
+    add_entries(t, 11)
+    services.predraw(t, ["1A", "1B"], actor=actor)  # 6 and 5: one table each
+    event = t.events.get(action="seating.predraw")
+    assert replayed(api, controller_user, t, event)["matches"] is True
+    other_tables = replayed(api, controller_user, t, tampered(event, table_numbers=[11, 12]))
+    assert other_tables["matches"] is False and {a[2] for a in other_tables["recomputed"]["assignment"]} == {11}
+    four_a_table = replayed(api, controller_user, t, tampered(event, max_players_per_table=4))
+    assert four_a_table["matches"] is False and {a[2] for a in four_a_table["recomputed"]["assignment"]} == {1, 2}
