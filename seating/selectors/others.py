@@ -28,8 +28,8 @@ def seat_of(entry):
 
 
 def players_at_table(tournament, table_number: int) -> int:
-    """PEN-03: the players seated at table ``table_number`` in play (a penalty of rounds lasts as
-    many hands a round)."""
+    """PEN-03: the players seated at table ``table_number`` in play (a penalty of one round lasts
+    that many hands)."""
     return Seat.objects.filter(tournament=tournament, table__number=table_number, table__in_play=True).count()
 
 
