@@ -12,23 +12,11 @@ from payouts import selectors as sel
 from payouts import services
 from payouts.services import PayoutError
 from tournaments.cashier import services as cashier
-from tournaments.eventlog.services import Actor
 from tournaments.models import Tournament
 
-from ..tournaments.helpers import item_index_of_level, run_clock_at
+from .test_jackpot import at_level, floor_actor  # noqa: F401 (fixture)
 
 D = Decimal
-
-
-@pytest.fixture
-def floor_actor(floor_user):
-    return Actor(floor_user, "floor-tablet")
-
-
-def at_level_1(t, now):
-    t.status = Tournament.RUNNING
-    t.save(update_fields=["status"])
-    return run_clock_at(t, item_index_of_level(t, 1), seconds_left=300, now=now)
 
 
 def local(day, hour, minute=0):
@@ -44,13 +32,13 @@ def test_pay12_a_win_at_half_past_eleven_locks_the_fund_until_midnight_not_a_min
     in_a = cashier.register(a, make_person(), method="CASH", actor=cashier_actor, jackpot=True, now=local(evening, 22)).entry
     in_b = cashier.register(b, make_person(), method="CASH", actor=cashier_actor, jackpot=True, now=local(evening, 22)).entry
 
-    at_level_1(a, local(evening, 23, 28))
+    at_level(a, 1, now=local(evening, 23, 28))
     win = services.claim_jackpot(a, [in_a], both_hole_cards=True, actor=floor_actor, now=local(evening, 23, 30))
     midnight = local(evening + timedelta(days=1), 0)
     assert (win.amount, win.locked_until) == (D("1010.00"), midnight)  # the base and both fees, in level 1
     assert datetime.fromisoformat(sel.jackpot_summary(now=local(evening, 23, 31))["locked_until"]) == midnight
 
-    at_level_1(b, local(evening, 23, 35))
+    at_level(b, 1, now=local(evening, 23, 35))
     with pytest.raises(PayoutError) as refused:
         services.claim_jackpot(b, [in_b], both_hole_cards=True, actor=floor_actor, now=local(evening, 23, 40))
     assert refused.value.code == "jackpot_locked"
@@ -58,6 +46,6 @@ def test_pay12_a_win_at_half_past_eleven_locks_the_fund_until_midnight_not_a_min
     # a minute after midnight it is a new day: the other table's royal flush wins
     after = midnight + timedelta(minutes=1)
     assert sel.jackpot_summary(now=after)["locked"] is False
-    at_level_1(b, after)
+    at_level(b, 1, now=after)
     again = services.claim_jackpot(b, [in_b], both_hole_cards=True, actor=floor_actor, now=after)
     assert (again.fund_before, again.amount) == (D("1000.00"), D("1000.00"))  # the base again, after the full win

@@ -17,16 +17,10 @@ from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry
 
+from .test_payout_refusals_read import five  # noqa: F401 (fixture)
+
 pytestmark = pytest.mark.django_db
 D = Decimal
-
-
-@pytest.fixture
-def five(make_tournament, make_person, cashier_actor):
-    """Five €100 (+ €10) entries: a €500 prize pool."""
-    t = make_tournament(buy_in=D("100"), fee=D("10"))
-    entries = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(5)]
-    return t, entries
 
 
 def write(api, user, t, body):
