@@ -95,7 +95,7 @@ def draw_history(tournament, entry) -> list[dict]:
                 "reason_code": labels.reason_code(ev.payload.get("reason")),
             }
         )
-    for m in PendingMove.objects.filter(tournament=tournament, entry=entry).select_related("event", "done_by").order_by("id"):
+    for m in PendingMove.objects.filter(tournament=tournament, entry=entry).select_related("event", "done_by", "entry__person").order_by("id"):
         item = {
             "event": m.event,
             "kind": m.kind.lower(),

@@ -188,8 +188,12 @@ def test_seat01_seat04_the_history_says_when_the_cards_were_drawn_by_hand(make_t
 def test_seat01_a_move_by_hand_and_a_seat_after_a_rebuy_follow_the_start_in_the_order_they_happened(
     api, started, floor_user, actor, cashier_actor, django_assert_num_queries
 ):
-    t = started(12, format=Tournament.REBUY, rebuy_price=100, rebuy_chips=30000, rebuy_until_level=4)
-    player = t.entries.get(number=3)
+    # Thirteen players: seven at one table, six at the other. He sits at the table of seven, so
+    # after his bust the tables are even and his seat from the pool (the table breaking next
+    # left out) makes seven and six again: no balancing slip follows him.
+    t = started(13, format=Tournament.REBUY, rebuy_price=100, rebuy_chips=30000, rebuy_until_level=4)
+    (seven,) = (seats for seats in seat_map(t).values() if len(seats) == 7)
+    player = t.entries.get(pk=min(seven.values()))
     where = selectors.seat_of(player)
     other = where["table"]  # another seat at his table: the tables stay balanced, no slip drawn
     free = next(s for s in range(1, t.table_size + 1) if s not in seat_map(t)[other])
@@ -200,10 +204,9 @@ def test_seat01_a_move_by_hand_and_a_seat_after_a_rebuy_follow_the_start_in_the_
     seated = t.events.get(action="seating.player.seated", payload__entry=player.pk)
     slip = PendingMove.objects.select_related("entry__person", "done_by").get(entry=player)
     client = api(floor_user)
-    # Who confirmed the move comes with the slips' read: the floor's request reads the same
-    # rows however many moves were confirmed (the user, the tournament, the three reads of the
-    # history, and the slip's player and his name).
-    with django_assert_num_queries(8):
+    # Who confirmed the move and whom it moved come with the slips' read (the user's roles, the
+    # tournament, the entry, and the three reads of the history).
+    with django_assert_num_queries(6):
         client.get(f"/api/v1/tournaments/{t.pk}/entries/{player.pk}/draws/")
     start, by_hand, again = history(api, floor_user, t, player.pk)
     assert start["kind"] == "initial" and start["table"] == where["table"] and start["seat"] == where["seat"]
@@ -219,3 +222,19 @@ def test_seat01_a_move_by_hand_and_a_seat_after_a_rebuy_follow_the_start_in_the_
     assert by_hand["move"]["done_by"] == actor.user.get_username()
     seat = selectors.seat_of(player)
     assert again["kind"] == "late" and (again["table"], again["seat"]) == (seat["table"], seat["seat"]) and again["action"] == seated.action
+
+
+def test_seat01_the_history_costs_the_same_reads_however_many_times_he_was_moved(api, started, floor_user, actor, django_assert_num_queries):
+    t = started(13)
+    (seven,) = (seats for seats in seat_map(t).values() if len(seats) == 7)
+    player = t.entries.get(pk=min(seven.values()))
+    table = selectors.seat_of(player)["table"]
+    client = api(floor_user)
+    client.get(f"/api/v1/tournaments/{t.pk}/entries/{player.pk}/draws/")  # the floor's roles, read once
+    for moves in (1, 2, 3):
+        free = next(s for s in range(1, t.table_size + 1) if s not in seat_map(t)[table])
+        services.move_player(t, player, table, free, actor=actor, reason=f"TD decision {moves}")
+        # the tournament, the entry, the start draws, the seats from the pool, the slips
+        with django_assert_num_queries(5):
+            r = client.get(f"/api/v1/tournaments/{t.pk}/entries/{player.pk}/draws/")
+        assert [(i["kind"], i.get("reason")) for i in r.json()] == [("initial", None), *(("manual", f"TD decision {n}") for n in range(1, moves + 1))]
