@@ -136,6 +136,15 @@ def test_a_late_percent_stack_is_a_share_of_the_stack_bought(running, make_perso
     assert stackchoice.register_with_stack_choice(t, make_person(), deep, method="CASH", actor=cashier_actor).entry.chips == 48000
 
 
+def test_reg04_before_the_start_every_stack_is_full_whatever_the_late_stack(make_tournament, make_person, cashier_actor, actor):
+    """The late stack is for late registrants: a player who buys before the cards are in the air
+    gets the stack he bought, at the desk and under stack choice."""
+    t = make_tournament(status=Tournament.REGISTERING, starting_stack=30000, settings={"late_reg_stack": {"percent": 50}})
+    deep = option(t, "Deep 60k", 60000, actor)
+    assert cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry.chips == 30000
+    assert stackchoice.register_with_stack_choice(t, make_person(), deep, method="CASH", actor=cashier_actor).entry.chips == 60000
+
+
 # --- one structure validation: the clock engine's, for the clock and the structures service ---
 
 ITEMS = [
