@@ -287,3 +287,45 @@ def test_seat02_the_tournament_page_links_the_sessions_drawn_in_advance_with_the
     assert f'<a class="button" href="/tournaments/{pk}/tables/">Tables</a>' in page
     assert f'<a class="button" href="/seats/{pk}/">Seat lookup</a>' in page
     assert f'<a class="button" href="/tournaments/{pk}/tables/predraw/">Sessions drawn in advance</a>' in page
+
+
+def page_refusal(client, t, sessions: str) -> str:
+    """What the director reads after sending the sessions on the page: the refusal, else ""."""
+    page = client.post(f"/tournaments/{t.pk}/tables/predraw/", {"sessions": sessions, "reason": ""}, follow=True).content.decode()
+    found = re.search(r'class="[^"]*\berror\b[^"]*"[^>]*>\s*([^<]+?)\s*<', page)
+    return found.group(1) if found else ""
+
+
+@pytest.mark.django_db
+def test_seat02_the_sessions_are_refused_in_words_on_the_page_until_each_has_its_own_short_name(registered, client, director):
+    t = registered
+    client.force_login(director)
+    count = "Sessions: give from 1 to 20 session names."
+    names = "Sessions: Each session needs its own name of 1 to 20 characters."
+    assert page_refusal(client, t, " , ; ") == count  # nothing but separators: no session at all
+    assert page_refusal(client, t, ", ".join(f"S{i}" for i in range(1, 22))) == count
+    assert page_refusal(client, t, "1A, 1A") == names
+    assert page_refusal(client, t, "1A, Thursday evening game") == names  # 21 characters
+    assert page_refusal(client, t, "1A, Day 1\nB") == names  # a name is one line
+    assert not t.events.filter(action="seating.predraw").exists()
+    # the edges that pass: twenty sessions, a name of twenty characters (its spaces trimmed)
+    assert page_refusal(client, t, ", ".join(f"S{i}" for i in range(1, 21))) == ""
+    assert t.predraw_seats.values("session").distinct().count() == 11  # eleven registrants, one a session
+    assert page_refusal(client, t, "  Thursday evening gam  , 1B") == ""
+    assert set(t.predraw_seats.values_list("session", flat=True)) == {"Thursday evening gam", "1B"}
+
+
+@pytest.mark.django_db
+def test_seat02_the_api_names_the_sessions_field_when_two_share_a_name_or_one_breaks_a_line(registered, api, director):
+    url = f"/api/v1/tournaments/{registered.pk}/seating/predraw/"
+    for sessions in (["1A", "1A"], ["1A", " 1A "], ["Day 1\nB"]):
+        r = api(director).post(url, {"sessions": sessions}, format="json")
+        assert (r.status_code, r.json()) == (
+            400,
+            {
+                "code": "invalid",
+                "detail": "Sessions: Each session needs its own name of 1 to 20 characters.",
+                "fields": {"sessions": ["Each session needs its own name of 1 to 20 characters."]},
+            },
+        ), sessions
+    assert not registered.events.filter(action="seating.predraw").exists()
