@@ -8,8 +8,9 @@ from .jackpot import jackpot_balance
 
 
 def side_pools_summary(t, pools=None) -> list[dict]:
-    """Each side pool's figures; ``pools``: the tournament's side pools (their funds joined) when
-    the caller has read them already."""
+    """Each side pool's figures, and for a pool on the progressive jackpot's fund that fund's
+    balance (PAY-12); ``pools``: the tournament's side pools (their funds joined) when the caller
+    has read them already."""
     out = []
     for pool in t.side_pools.select_related("fund").all() if pools is None else pools:
         b = side_pool_balance(pool)

@@ -497,3 +497,19 @@ def test_a_claim_is_signed_by_a_user(jt, make_person, cashier_actor, fund):
     with pytest.raises(ValidationFailed) as err:
         services.claim_jackpot(t, [e], both_hole_cards=True, actor=Actor(None, "script"))
     assert code(err) == "verifier_required" and not JackpotClaim.objects.exists()
+
+
+@pytest.mark.django_db
+def test_pay12_a_side_pool_on_the_fund_shows_the_staff_the_funds_balance(api, jt, make_person, cashier_actor, actor, director, fund):
+    """PAY-12: the staff's list of side pools shows, for the pool kept on the progressive
+    jackpot's fund, that fund: the 1000.00 base and the one 5.00 fee sold; the pool's own money
+    (nothing put in it yet) stays apart, and a pool not on the fund shows no fund."""
+    t = jt()
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
+    on_fund = services.create_side_pool(t, kind="JACKPOT", name="Jackpot", actor=actor, fund=fund, from_ledger=False)
+    leader = services.create_side_pool(t, kind="CHIP_LEADER", name="Chip leader", actor=actor, from_ledger=False)
+    listed = api(director).get(f"/api/v1/tournaments/{t.pk}/payouts/side-pools/").json()
+    assert sorted(listed, key=lambda row: row["id"]) == [
+        {"id": on_fund.pk, "name": "Jackpot", "kind": "JACKPOT", "amount": "0.00", "left": "0.00", "fund": "1005.00"},
+        {"id": leader.pk, "name": "Chip leader", "kind": "CHIP_LEADER", "amount": "0.00", "left": "0.00"},
+    ]

@@ -2,13 +2,20 @@
 Last Longer chip or plaque handed to each pre-registered participant is recorded (which one, to
 whom, when, by whom), logged, and listed for the staff, never on the lobby."""
 
+from datetime import timedelta
+from decimal import Decimal
+
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from payouts import services
 from tdmanager.errors import DomainError
 from tests.conftest import client_for
 from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.live.snapshot import build_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +81,46 @@ def test_reg10_the_payouts_page_lists_and_records_the_plaques(last_longer, cashi
     floor.force_login(floor_user)  # the floor reads the list but hands nothing over
     assert floor.post(f"/tournaments/{t.pk}/payouts/", {"op": "token", "pool": pool.pk, "entry_number": booked.number, "label": "P-13"}).status_code == 403
     assert "P-12" in floor.get(f"/tournaments/{t.pk}/payouts/").content.decode()
+
+
+def _booked(t, who, cashier_actor):
+    return cashier.pay_reservation(cashier.pre_register(t, who, actor=cashier_actor), method="CASH", actor=cashier_actor).entry
+
+
+def test_reg10_the_staff_list_shows_the_pools_money_and_the_plaques_in_the_order_handed_over(last_longer, cashier_actor, actor, make_person, director):
+    """The staff's list of side pools: the Last Longer's money (60.00 put in, 20.00 awarded, 40.00
+    left) and, before any plaque, an empty list of plaques. The plaques are listed by the time
+    they were handed over (the service takes that time), not by the order they were entered; a
+    plaque recorded by the system (no one signed in) names no one as its giver."""
+    t, pool, booked, walk_in = last_longer
+    other = _booked(t, make_person("Olga", "Tre"), cashier_actor)
+    services.contribute_side_pool(pool, Decimal("60"), actor=actor)
+    services.award_side_pool(pool, awards=[(booked, Decimal("20"))], actor=actor)
+    staff = client_for(director)
+    url = f"/api/v1/tournaments/{t.pk}/payouts/side-pools/"
+    assert staff.get(url).json() == [{"id": pool.pk, "name": "Last Longer", "kind": "LAST_LONGER", "amount": "60.00", "left": "40.00", "tokens": []}]
+    t0 = timezone.now().replace(microsecond=0)
+    services.issue_side_token(pool, booked, label="P-07", actor=cashier_actor, now=t0 + timedelta(minutes=5))
+    services.issue_side_token(pool, other, label="P-03", actor=Actor(None, "system"), now=t0)  # handed over first, recorded second
+    [row] = staff.get(url).json()
+    assert [(k["entry"], k["entry_number"], k["name"], k["label"], k["issued_by"]) for k in row["tokens"]] == [
+        (other.pk, other.number, "Olga Tre", "P-03", ""),
+        (booked.pk, booked.number, "Lia Bruni", "P-07", "carl"),
+    ]
+
+
+def test_reg10_the_staff_list_reads_the_plaques_in_as_many_queries_for_one_as_for_three(last_longer, cashier_actor, make_person, director):
+    """The list is read again after each plaque at the desk: its queries do not grow with the
+    plaques handed over (each plaque's player and giver come with it)."""
+    t, pool, booked, walk_in = last_longer
+    staff = client_for(director)
+    url = f"/api/v1/tournaments/{t.pk}/payouts/side-pools/"
+    services.issue_side_token(pool, booked, label="P-01", actor=cashier_actor)
+    staff.get(url)  # the first request also reads the user's roles
+    with CaptureQueriesContext(connection) as one:
+        assert len(staff.get(url).json()[0]["tokens"]) == 1
+    for label, name in (("P-02", "Ada"), ("P-03", "Bea")):
+        services.issue_side_token(pool, _booked(t, make_person(name, "Rossi"), cashier_actor), label=label, actor=cashier_actor)
+    with CaptureQueriesContext(connection) as three:
+        assert len(staff.get(url).json()[0]["tokens"]) == 3
+    assert len(three.captured_queries) == len(one.captured_queries)

@@ -36,6 +36,19 @@ def test_chips_in_play_follow_sales_reversals_and_removals(field, cashier_actor,
     assert e.value.code == "reason_required"
 
 
+def test_cr06_a_sale_and_its_reversal_leave_no_chips_in_play(make_tournament, make_person, cashier_actor, api, floor_user):
+    """CR-06: before the start, the only registration of an event is reversed: the sale and its
+    reversal cancel out, so the floor's chips page says 0 chips in play; registered again, 30,000
+    (one starting stack)."""
+    t = make_tournament()
+    sale = cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    cashier.reverse(sale.row, reason="wrong event", actor=cashier_actor)
+    url = f"/api/v1/tournaments/{t.pk}/floor/chips/"
+    assert api(floor_user).get(url).data["chips_in_play"] == 0
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    assert api(floor_user).get(url).data["chips_in_play"] == 30000
+
+
 def test_counted_stacks_are_checked_against_chips_in_play(field, actor):
     t, entries = field
     summary = floor.record_chip_counts(t, [{"entry": e.pk, "chips": 30000} for e in entries[:3]], occasion="BREAK", actor=actor)

@@ -9,6 +9,7 @@ and a time suspension runs on the tournament clock.
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone, translation
 
 from seating import selectors as seating_selectors
@@ -241,3 +242,65 @@ def test_pen02_missed_rounds_sent_again_after_a_lost_answer_are_counted_once(api
     again = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="rounds-1")
     assert first.status_code == again.status_code == 201 and (again.data["id"], again.data["hands_total"]) == (first.data["id"], 12)
     assert [x["progress"]["label"] for x in client.get(url).data] == ["Missed rounds: starts after this hand"]
+
+
+@pytest.mark.django_db
+def test_pen05_a_running_suspension_counts_down_on_the_map_and_leaves_it_when_its_time_is_up(api, make_tournament, make_person, director, floor_user):
+    """PEN-05: ten minutes for late seat-taking with the clock running. 3 min 25 s later the table
+    map and the floor's list say 6:35 left, the clock not paused. Half a minute after the ten
+    minutes the map no longer shows it, even before anyone lists it served; the floor's full list
+    still shows it running at 0:00 until the floor's list marks it served, then just its kind."""
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003")
+    t0 = timezone.now().replace(microsecond=0)
+    clock_services.start_clock(t, actor=actor, now=t0)
+    p = floor.issue_penalty(t, entries[2], kind="TIME_SUSPENSION", reason_code="LATE_SEAT_TAKING", minutes=10, actor=actor, now=t0)
+    client = api(floor_user)
+    url = f"/api/v1/tournaments/{t.pk}/floor/penalties/"
+    with time_machine.travel(t0 + timedelta(minutes=3, seconds=25), tick=False):
+        running = {
+            "kind_label": "Time suspension",
+            "started": True,
+            "hands_left": None,
+            "seconds_left": 395,
+            "clock_paused": False,
+            "label": "Time suspension: 6:35 left",
+        }
+        assert _map_row(t, entries[2])["penalties"] == [running]
+        assert [x["progress"] for x in client.get(url).data] == [running]
+    with time_machine.travel(t0 + timedelta(minutes=10, seconds=30), tick=False):
+        assert _map_row(t, entries[2])["penalties"] == []
+        listed = client.get(url, {"all": 1}).data
+        assert [(x["id"], x["status"], x["progress"]["label"], x["progress"]["seconds_left"]) for x in listed] == [
+            (p.pk, "ACTIVE", "Time suspension: 0:00 left", 0)
+        ]
+        assert client.get(url).data == []  # the floor's list: served now
+        served = {"kind_label": "Time suspension", "started": True, "hands_left": None, "seconds_left": None, "clock_paused": False, "label": "Time suspension"}
+        assert [(x["status"], x["progress"]) for x in client.get(url, {"all": 1}).data] == [("SERVED", served)]
+
+
+@pytest.mark.django_db
+def test_pen03_counted_at_the_next_hand_the_map_shows_no_hands_left_until_the_hand_is_over(make_tournament, make_person, director):
+    """PEN-03 with the players counted at the next hand (C25): while the hand in play goes on the
+    number of hands is not known, so the map shows none (not 0); when the hand is over the
+    penalty starts with 5 players x 2 rounds = 10 hands."""
+    t, entries, table, actor = _table_of_six(make_tournament, make_person, director, rule_set="SANREMO_003", settings={"count_players_at": "NEXT_HAND"})
+    floor.issue_penalty(t, entries[0], kind="MISSED_ROUNDS", reason_code="ABUSIVE_CONDUCT", rounds=2, actor=actor)
+    [before] = _map_row(t, entries[0])["penalties"]
+    assert (before["started"], before["hands_left"], before["label"]) == (False, None, "Missed rounds: starts after this hand")
+    seating.record_bust(t, [entries[5].pk], actor=actor)
+    seating.hand_completed(t, table, actor=actor)
+    [after] = _map_row(t, entries[0])["penalties"]
+    assert (after["started"], after["hands_left"], after["label"]) == (True, 10, "Missed rounds: 10 of 10 hands left")
+
+
+@pytest.mark.django_db
+def test_pen03_each_events_floor_list_shows_only_its_own_penalties(api, make_tournament, make_person, director, floor_user):
+    """Two events running side by side, a penalty in each: each event's floor list shows its own
+    player's penalty, not the other event's."""
+    t, entries, _table, actor = _table_of_six(make_tournament, make_person, director)
+    other, others, _other_table, _ = _table_of_six(make_tournament, make_person, director)
+    mine = floor.issue_penalty(t, entries[1], kind="MISSED_HANDS", reason_code="ABUSIVE_CONDUCT", hands=2, actor=actor)
+    theirs = floor.issue_penalty(other, others[1], kind="MISSED_HANDS", reason_code="ABUSIVE_CONDUCT", hands=3, actor=actor)
+    client = api(floor_user)
+    assert [(x["id"], x["entry"]) for x in client.get(f"/api/v1/tournaments/{t.pk}/floor/penalties/").data] == [(mine.pk, entries[1].pk)]
+    assert [(x["id"], x["entry"]) for x in client.get(f"/api/v1/tournaments/{other.pk}/floor/penalties/").data] == [(theirs.pk, others[1].pk)]

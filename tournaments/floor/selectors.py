@@ -13,17 +13,17 @@ from tournaments.models import (
     Penalty,
 )
 
-
-def _chips_sum(model):
-    """The sum of ``model``'s chips for one tournament, compiled once: one row, none without rows."""
-    return Compiled(lambda pk: model.objects.filter(tournament_id=pk).order_by().values("tournament_id").annotate(c=Sum("chips")).values_list("c"), model)
-
-
-_CHIPS_SOLD, _CHIPS_ADJUSTED = _chips_sum(LedgerRow), _chips_sum(ChipAdjustment)
+# The sums of a tournament's chips sold and adjusted, compiled once: one row each, none without rows.
+_CHIPS_SOLD = Compiled(
+    lambda pk: LedgerRow.objects.filter(tournament_id=pk).order_by().values("tournament_id").annotate(c=Sum("chips")).values_list("c"), LedgerRow
+)
+_CHIPS_ADJUSTED = Compiled(
+    lambda pk: ChipAdjustment.objects.filter(tournament_id=pk).order_by().values("tournament_id").annotate(c=Sum("chips")).values_list("c"), ChipAdjustment
+)
 
 
 def chips_in_play(t) -> int:
-    """Starting stacks + rebuys + add-ons (net of reversals and refunds) + race adjustments − removals.
+    """CR-06: starting stacks + rebuys + add-ons (net of reversals and refunds) + race adjustments − removals.
     Both sums in one round trip on PostgreSQL (the lobby's snapshot asks after every change)."""
     pk = int(getattr(t, "pk", t))
     sold, adjusted = rows_together((_CHIPS_SOLD, (pk,)), (_CHIPS_ADJUSTED, (pk,)))
@@ -63,5 +63,6 @@ def penalty_progress(p, now=None) -> dict:
 
 
 def penalty_history(person):
-    """Every penalty the person ever had, across tournaments, newest first (for escalation)."""
+    """Every penalty the person ever had, across tournaments, newest first, so the next one can be
+    heavier (PEN-01)."""
     return Penalty.objects.filter(person=person).select_related("tournament").order_by("-issued_at")
