@@ -39,6 +39,12 @@ def test_equal_stacks_ranked_by_a_draw_at_the_time_limit_replay(timed_event, fie
     standings = [dict(s) for s in event.payload["standings"]]
     standings[0]["place"], standings[1]["place"] = standings[1]["place"], standings[0]["place"]
     assert replayed(api, controller_user, t, tampered(event, standings=standings))["matches"] is False
+    # A log whose standings were struck out still replays the draw from its seed and counts:
+    # the auditor sees the places drawn against none logged.
+    struck = TournamentEvent.objects.create(tournament=t, action=event.action, payload={k: v for k, v in event.payload.items() if k != "standings"})
+    answer_struck = replayed(api, controller_user, t, struck)
+    assert answer_struck["matches"] is False
+    assert answer_struck["logged"] == {"places": []} and answer_struck["recomputed"] == answer["recomputed"]
 
 
 def test_equal_bags_ordered_by_a_draw_for_the_chip_leader_prizes_replay(structure, make_person, cashier_actor, actor, api, controller_user):

@@ -173,3 +173,63 @@ def test_fmt13_a_count_naming_a_player_twice_is_refused_and_the_event_is_ended_o
         timed.finish_timed(t, actor=actor, counts=counts)
     assert e.value.code == "already_finished"
     assert ChipCount.objects.filter(tournament=t, occasion="TIME_LIMIT").count() == 3
+
+
+def qualifying_table_and_final(timed_event, make_tournament, actor):
+    """One timed qualifying table linked to a timed final table (no money at the final)."""
+    final = make_tournament(name="Final table", format=Tournament.TIMED, status=Tournament.PLANNED, starting_stack=10000, buy_in=Decimal("0"), fee=Decimal("0"))
+    timed.configure_timed(final, ends_at=timezone.now() + timedelta(days=28, hours=2), actor=actor)
+    table = timed_event(name="Qualifier 1")
+    timed.create_qualifier_group(name="Montegalda", final=final, qualifiers=[table], actor=actor)
+    return table, final
+
+
+def test_fmt13_a_qualifying_tables_winner_is_sent_to_the_final_once(timed_event, field, actor, make_tournament, api, director):
+    table, final = qualifying_table_and_final(timed_event, make_tournament, actor)
+    es = field(table, 3)
+    lifecycle.start(table, actor=actor)
+    TimedEvent.objects.filter(tournament=table).update(ends_at=timezone.now() - timedelta(seconds=1))
+    d = api(director)
+    r = d.post(f"/api/v1/formats/timed/{table.pk}/finish/", {"counts": [{"entry": e.pk, "chips": c} for e, c in zip(es, (4000, 8000, 3000))]}, format="json")
+    assert r.status_code == 200
+    assert list(final.entries.values_list("person_id", flat=True)) == [es[1].person_id]  # the biggest stack: his seat at the final
+    # Sending him again by hand is refused in words, and gives him no second entry.
+    r = d.post(f"/api/v1/formats/timed/{table.pk}/send-winner/", {}, format="json")
+    assert r.status_code == 409
+    assert (r.json()["code"], r.json()["detail"]) == ("winner_sent", "This table's winner already has a seat at the final.")
+    assert final.entries.count() == 1
+
+
+def test_fmt13_equal_stacks_on_top_of_a_qualifying_table_send_nobody_and_the_table_plays_on(timed_event, field, actor, make_tournament, api, director):
+    # Equal stacks share first place: the table has no single winner to send to the final, so
+    # the director is told, and nothing of the end is kept.
+    table, final = qualifying_table_and_final(timed_event, make_tournament, actor)
+    es = field(table, 3)
+    lifecycle.start(table, actor=actor)
+    TimedEvent.objects.filter(tournament=table).update(ends_at=timezone.now() - timedelta(seconds=1))
+    r = api(director).post(
+        f"/api/v1/formats/timed/{table.pk}/finish/", {"counts": [{"entry": e.pk, "chips": c} for e, c in zip(es, (6000, 6000, 3000))]}, format="json"
+    )
+    assert r.status_code == 409
+    assert (r.json()["code"], r.json()["detail"]) == ("winner_not_decided", "This table has no single winner yet.")
+    table.refresh_from_db()
+    assert table.status == Tournament.RUNNING
+    assert not final.entries.exists()
+    assert not ChipCount.objects.filter(tournament=table).exists()
+    assert set(table.entries.values_list("place", flat=True)) == {None}
+
+
+def test_fmt13_a_qualifying_table_cannot_end_once_its_final_is_over(timed_event, field, actor, make_tournament, api, director):
+    table, final = qualifying_table_and_final(timed_event, make_tournament, actor)
+    es = field(table, 2)
+    lifecycle.start(table, actor=actor)
+    lifecycle.cancel(final, actor=actor, reason="the final was called off")
+    TimedEvent.objects.filter(tournament=table).update(ends_at=timezone.now() - timedelta(seconds=1))
+    r = api(director).post(
+        f"/api/v1/formats/timed/{table.pk}/finish/", {"counts": [{"entry": e.pk, "chips": c} for e, c in zip(es, (7000, 3000))]}, format="json"
+    )
+    assert r.status_code == 409
+    assert (r.json()["code"], r.json()["detail"]) == ("final_over", "The final table has already been played.")
+    table.refresh_from_db()
+    assert table.status == Tournament.RUNNING
+    assert not final.entries.exists()

@@ -59,3 +59,18 @@ def test_prebooked_late_arrivals_only_and_never_a_busted_player(make_tournament,
     with pytest.raises(DomainError) as e:
         cashier.register(t, late_p, method="CASH", actor=cashier_actor)
     assert e.value.code == "late_registration_closed"
+
+
+def test_fmt09_the_log_says_the_cashier_who_sold_the_last_seat_started_the_sit_and_go(make_tournament, make_person, cashier_actor, api, director):
+    # The tenth sale starts the sit & go: the start, its clock and the sit & go's own line are
+    # the cashier's doing at his desk, and the line says how many players it started with.
+    t = make_tournament(format=Tournament.SNG, field_cap=10, table_size=10)
+    for _ in range(10):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    rows = api(director).get(f"/api/v1/tournaments/{t.pk}/events/").json()
+    by_action = {r["action"]: r for r in rows}
+    started, clock, sng = by_action["tournaments.tournament.started"], by_action["tournaments.clock.started"], by_action["tournaments.sitandgo.started"]
+    assert started["sentence"] == "Carl started the tournament with 10 players"
+    assert clock["sentence"] == "Carl started the clock at level 1"
+    assert sng["sentence"] == "Sit & go started with 10 players"
+    assert [(r["actor_label"], r["device"]) for r in (started, clock, sng)] == [("carl", "desk-1")] * 3
