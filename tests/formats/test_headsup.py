@@ -658,3 +658,17 @@ def test_fmt12_a_heads_up_event_without_a_bracket_cannot_be_drawn(make_tournamen
     with pytest.raises(DomainError) as refused:
         headsup.draw_bracket(t, actor=actor, now=T0)
     assert (refused.value.code, str(refused.value)) == ("no_bracket", "This tournament has no bracket.")
+
+
+def test_fmt12_the_timer_reads_every_match_in_play_in_one_query(heads_up, field, actor, django_assert_num_queries):
+    """The timer comes round every few seconds: with nothing due it reads the matches being
+    played, with their brackets, in one query however many tables are playing."""
+    t = heads_up(size=8, level_minutes=10, name="Four tables")
+    field(t, 8)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    for m in Match.objects.filter(bracket=t.bracket, round=1):
+        headsup.start_match(m, actor=actor, now=T0)
+        for side in ("a", "b"):
+            headsup.seat_player(m, getattr(m, f"player_{side}"), actor=actor, now=T0)
+    with django_assert_num_queries(1):
+        assert headsup.sweep_matches(now=T0 + timedelta(minutes=30)) == []
