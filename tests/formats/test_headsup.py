@@ -445,3 +445,230 @@ def test_a_first_round_seat_freed_for_a_no_show_does_not_stretch_the_round_place
     spans = payout_selectors.place_spans(t)
     assert spans == {5: 2}  # the two first-round matches with both players: the freed seat may end in a bye
     assert 5 + spans[5] - 1 <= in_field
+
+
+# --- what the director reads when a bracket ends, and what the timer does on its own -------------
+
+
+def last_event(t, action):
+    return t.events.filter(action=action).latest("id")
+
+
+def test_fmt12_the_final_game_names_the_champion_in_the_log_and_ends_the_event_as_the_director(heads_up, field, actor):
+    """The last game of the final: the log's game row names the champion, the bracket page
+    reads completed with him as champion, and the event ends (its clock stopped) in the name of
+    the director who recorded the game, not of the system."""
+    from tournaments.clock import services as clock_services
+    from tournaments.formats.selectors import bracket_data
+
+    t = heads_up(size=2, name="Final")
+    field(t, 2)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    clock_services.start_clock(t, actor=actor, now=T0)
+    m = Match.objects.get(bracket=t.bracket)
+    champion, runner_up = m.player_a, m.player_b
+    done = play(m, champion, actor, T0 + timedelta(minutes=20))
+    assert (done.a_wins, done.b_wins, done.status) == (2, 0, Match.DONE)
+    final_game = last_event(t, "formats.match.game_recorded")
+    assert final_game.payload["extra"] == [{"champion": champion.number}]
+    assert (final_game.payload["score"], final_game.payload["match_over"]) == ("2-0", True)
+    t.bracket.refresh_from_db()
+    page = bracket_data(t.bracket)
+    assert page["completed"] is True and page["champion"]["number"] == champion.number
+    assert page["champion"]["place"] == 1
+    loser = Entry.objects.get(pk=runner_up.pk)
+    assert (loser.status, loser.place, loser.busted_at) == (Entry.BUSTED, 2, T0 + timedelta(minutes=20))
+    for action in ("tournaments.tournament.finished", "tournaments.clock.finished", "seating.seat.released"):
+        assert last_event(t, action).actor_id == actor.user.pk, action
+
+
+def test_fmt12_a_groups_last_game_logs_its_survivors_and_their_places_in_the_next_stage(heads_up, field, actor):
+    """A group that plays one round: its last game's log row lists the survivors (match by
+    match) and the stage they go to; each has an entry there from the moment the group ended,
+    and the group ends (its clock stopped) in the director's name."""
+    from tournaments.clock import services as clock_services
+
+    final_day = heads_up(size=2, name="Final day", punctuality="LATENESS")
+    group = heads_up(size=4, rounds_to_play=1, feeds_into=final_day, name="Group 1")
+    field(group, 4)
+    headsup.draw_bracket(group, actor=actor, now=T0)
+    clock_services.start_clock(group, actor=actor, now=T0)
+    first, second = Match.objects.filter(bracket=group.bracket, round=1).order_by("position")
+    play(first, first.player_b, actor, T0 + timedelta(minutes=30))
+    assert final_day.entries.count() == 0  # one match left: nobody goes on yet
+    play(second, second.player_a, actor, T0 + timedelta(minutes=45))
+    last_game = last_event(group, "formats.match.game_recorded")
+    assert last_game.payload["extra"] == [{"group_survivors": [first.player_b.number, second.player_a.number], "qualified_for": final_day.pk}]
+    qualified = final_day.entries.order_by("number")
+    assert [e.person_id for e in qualified] == [first.player_b.person_id, second.player_a.person_id]
+    assert all(e.created_at == T0 + timedelta(minutes=45) for e in qualified)
+    for action in ("tournaments.tournament.finished", "tournaments.clock.finished"):
+        assert last_event(group, action).actor_id == actor.user.pk, action
+
+
+def test_fmt12_a_semi_final_winner_waits_for_his_opponent_in_his_own_bracket(heads_up, field, actor):
+    """Two brackets of four drawn the same evening: the winner of a semi-final goes to the
+    final of his own bracket, which stays waiting (it cannot start) until the other semi-final
+    is over."""
+    from tournaments.formats.selectors import bracket_data
+
+    other = heads_up(size=4, name="Group A")
+    field(other, 4)
+    headsup.draw_bracket(other, actor=actor, now=T0)
+    t = heads_up(size=4, name="Group B")
+    field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    semi = Match.objects.get(bracket=t.bracket, round=1, position=0)
+    play(semi, semi.player_a, actor, T0 + timedelta(minutes=20))
+    final = bracket_data(t.bracket)["rounds"][1]["matches"][0]
+    assert (final["status"], final["a"]["number"], final["b"]) == (Match.WAITING, semi.player_a.number, None)
+    with pytest.raises(DomainError) as refused:
+        headsup.start_match(Match.objects.get(pk=final["id"]), actor=actor, now=T0 + timedelta(minutes=21))
+    assert refused.value.code == "match_not_ready"
+    other_final = bracket_data(other.bracket)["rounds"][1]["matches"][0]
+    assert (other_final["status"], other_final["a"], other_final["b"]) == (Match.WAITING, None, None)
+
+
+def test_fmt12_a_replacement_takes_the_side_of_the_player_who_did_not_come(heads_up, field, make_person, actor, cashier_actor):
+    """Scenario 34 with the first-drawn player absent: the newcomer sits in his place, the
+    player who was on time keeps his."""
+    from tournaments.formats.selectors import match_data
+
+    t = heads_up(size=2, level_minutes=10, name="Table 1")
+    field(t, 2)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    m = Match.objects.get(bracket=t.bracket)
+    on_time = m.player_b
+    headsup.start_match(m, actor=actor, now=T0)
+    headsup.seat_player(m, on_time, actor=actor, now=T0)
+    headsup.free_absent_seat(m, actor=actor, now=T0 + timedelta(minutes=10))
+    newcomer = make_person("New", "Comer")
+    m = headsup.seat_replacement(m, newcomer, method="CASH", actor=cashier_actor, now=T0 + timedelta(minutes=12))
+    shown = match_data(m, m.bracket)
+    assert (shown["a"]["name"], shown["b"]["number"]) == (Entry.objects.get(tournament=t, person=newcomer).person.display_name, on_time.number)
+    assert shown["a_seated"] and shown["b_seated"]
+
+
+def test_fmt12_the_first_drawn_player_late_on_a_final_day_loses_game_1_to_the_other(heads_up, field, actor):
+    """Scenario 35 with the first-drawn player the late one: game 1 goes to his opponent (0-1),
+    and the log of his arrival says game 1 was lost."""
+    t = heads_up(size=2, level_minutes=12, punctuality="LATENESS", name="Final day")
+    field(t, 2)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    m = Match.objects.get(bracket=t.bracket)
+    headsup.start_match(m, actor=actor, now=T0)
+    headsup.seat_player(m, m.player_b, actor=actor, now=T0)
+    m = headsup.seat_player(m, m.player_a, actor=actor, now=T0 + timedelta(minutes=13))
+    assert (m.a_wins, m.b_wins, m.status) == (0, 1, Match.PLAYING)
+    assert MatchGame.objects.get(match=m).winner_id == m.player_b_id
+    assert last_event(t, "formats.match.player_seated").payload["lateness"] == ["game_1_lost"]
+
+
+def test_fmt12_two_levels_late_loses_the_match_and_a_second_check_changes_nothing(heads_up, field, actor):
+    """Scenario 35 checked once, two levels in: game 1 and the match are lost together, the
+    late player is out 2nd at that time, in the director's name; checking again adds nothing."""
+    t, m, _ = final_day_match(heads_up, field, actor)
+    late = m.player_b
+    m = headsup.apply_lateness(m, actor=actor, now=T0 + timedelta(minutes=24))
+    assert (m.status, m.result, m.winner_id, m.a_wins) == (Match.DONE, Match.LATENESS, m.player_a_id, 1)
+    assert last_event(t, "formats.match.lateness_checked").payload["applied"] == ["game_1_lost", "match_lost"]
+    out = Entry.objects.get(pk=late.pk)
+    assert (out.status, out.place, out.busted_at) == (Entry.BUSTED, 2, T0 + timedelta(minutes=24))
+    assert last_event(t, "seating.seat.released").actor_id == actor.user.pk
+    m = headsup.apply_lateness(m, actor=actor, now=T0 + timedelta(minutes=40))
+    assert last_event(t, "formats.match.lateness_checked").payload["applied"] == []
+    assert MatchGame.objects.filter(match=m).count() == 1
+    assert sorted(t.entries.values_list("place", flat=True)) == [1, 2]
+
+
+def test_fmt12_under_the_no_show_rule_a_player_seated_after_level_1_starts_at_0_0(heads_up, field, actor):
+    """The no-show rule has no lateness forfeit: a first-round player who sits down after
+    level 1, before anybody freed his seat, plays the match from 0-0."""
+    t, m, _seated = no_show_match(heads_up, field, actor)
+    m = headsup.seat_player(m, m.player_b, actor=actor, now=T0 + timedelta(minutes=11))
+    assert (m.a_wins, m.b_wins, m.status) == (0, 0, Match.PLAYING)
+    assert not MatchGame.objects.filter(match=m).exists()
+    assert last_event(t, "formats.match.player_seated").payload["lateness"] == []
+
+
+def test_fmt12_the_timer_keeps_the_brackets_own_level_and_grace(heads_up, field, actor, caplog):
+    """Levels of 3 minutes and a grace of 2: the seat is freed at 3', the bye given at 5'; in
+    between the timer tries nothing (nothing in its log)."""
+    caplog.set_level("INFO", logger="tournaments.formats.services.headsup")
+    t = heads_up(size=2, level_minutes=3, no_show_grace_minutes=2, name="Quick")
+    field(t, 2)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    m = Match.objects.get(bracket=t.bracket)
+    headsup.start_match(m, actor=actor, now=T0)
+    headsup.seat_player(m, m.player_a, actor=actor, now=T0)
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=2, seconds=59)) == []
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=3)) == [(m.pk, "free_seat")]
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=4, seconds=59)) == []
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=5)) == [(m.pk, "bye")]
+    assert caplog.records == []
+
+
+def test_fmt12_the_timer_leaves_a_match_with_both_players_seated_alone(heads_up, field, actor, caplog):
+    """Both players at the table: nothing is due however long the match lasts, under the
+    no-show rule as on a final day, and the timer tries nothing."""
+    caplog.set_level("INFO", logger="tournaments.formats.services.headsup")
+    for punctuality in ("NO_SHOW", "LATENESS"):
+        t = heads_up(size=2, level_minutes=10, punctuality=punctuality, name=f"Both here {punctuality}")
+        field(t, 2)
+        headsup.draw_bracket(t, actor=actor, now=T0)
+        m = Match.objects.get(bracket=t.bracket)
+        headsup.start_match(m, actor=actor, now=T0)
+        headsup.seat_player(m, m.player_a, actor=actor, now=T0)
+        headsup.seat_player(m, m.player_b, actor=actor, now=T0 + timedelta(minutes=1))
+    assert headsup.sweep_matches(now=T0 + timedelta(minutes=45)) == []
+    assert not MatchGame.objects.exists() and not Match.objects.exclude(status=Match.PLAYING).exists()
+    assert caplog.records == []
+
+
+def test_fmt12_the_timer_goes_on_past_a_match_with_nothing_due_and_one_the_floor_took(heads_up, field, actor, caplog, monkeypatch):
+    """Three first-round tables: at the first both players are here (nothing due); at the
+    second the floor frees the seat by hand just as the timer comes round (the timer's try is
+    refused, and it says so in its log); at the third the timer frees the seat itself."""
+    caplog.set_level("INFO", logger="tournaments.formats.services.headsup")
+    t = heads_up(size=8, level_minutes=10, name="Three tables")
+    field(t, 7)  # one bye, three matches
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    both, raced, timed = [m for m in Match.objects.filter(bracket=t.bracket, round=1).order_by("position") if m.status == Match.READY]
+    for m in (both, raced, timed):
+        headsup.start_match(m, actor=actor, now=T0)
+        headsup.seat_player(m, m.player_a, actor=actor, now=T0)
+    headsup.seat_player(both, both.player_b, actor=actor, now=T0)
+    at = T0 + timedelta(minutes=10)
+    real_due_action = headsup.due_action
+
+    def floor_at_the_same_moment(bracket, m, now):
+        action = real_due_action(bracket, m, now)
+        if m.pk == raced.pk:
+            headsup.free_absent_seat(m, actor=actor, now=now)
+        return action
+
+    monkeypatch.setattr(headsup, "due_action", floor_at_the_same_moment)
+    assert headsup.sweep_matches(now=at) == [(timed.pk, "free_seat")]
+    assert [r.getMessage() for r in caplog.records] == [f"heads-up timer: match {raced.pk} free_seat skipped (no_single_absent)"]
+    assert t.events.filter(action="formats.match.seat_freed").count() == 2
+
+
+def test_fmt12_a_heads_up_event_without_a_bracket_cannot_be_drawn(make_tournament, actor):
+    t = make_tournament(format=Tournament.HEADS_UP, table_size=2, name="No bracket yet")
+    with pytest.raises(DomainError) as refused:
+        headsup.draw_bracket(t, actor=actor, now=T0)
+    assert (refused.value.code, str(refused.value)) == ("no_bracket", "This tournament has no bracket.")
+
+
+def test_fmt12_the_timer_reads_every_match_in_play_in_one_query(heads_up, field, actor, django_assert_num_queries):
+    """The timer comes round every few seconds: with nothing due it reads the matches being
+    played, with their brackets, in one query however many tables are playing."""
+    t = heads_up(size=8, level_minutes=10, name="Four tables")
+    field(t, 8)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    for m in Match.objects.filter(bracket=t.bracket, round=1):
+        headsup.start_match(m, actor=actor, now=T0)
+        for side in ("a", "b"):
+            headsup.seat_player(m, getattr(m, f"player_{side}"), actor=actor, now=T0)
+    with django_assert_num_queries(1):
+        assert headsup.sweep_matches(now=T0 + timedelta(minutes=30)) == []
