@@ -203,11 +203,27 @@ def test_fmt08_the_lobby_summary_of_a_satellite_reads_its_link_and_table_once(ma
     from django.test.utils import CaptureQueriesContext
 
     sat, _main = _satellite(make_tournament, make_person, cashier_actor, actor, 22)
-    services.lock_payout_table(sat, actor=actor)
     sel.display_summary(sat)  # warm: the compiled queries
-    with CaptureQueriesContext(connection) as ctx:
-        s = sel.display_summary(sat)
-    sql = [q["sql"] for q in ctx.captured_queries]
-    assert len([q for q in sql if 'FROM "payouts_satellitelink"' in q]) == 1, sql
-    assert len([q for q in sql if 'FROM "payouts_payouttable"' in q]) == 1, sql
+
+    def read_once():
+        with CaptureQueriesContext(connection) as ctx:
+            s = sel.display_summary(sat)
+        sql = [q["sql"] for q in ctx.captured_queries]
+        assert len([q for q in sql if 'FROM "payouts_satellitelink"' in q]) == 1, sql
+        assert len([q for q in sql if 'FROM "payouts_payouttable"' in q]) == 1, sql
+        return s
+
+    s = read_once()  # the seats proposed from the link and the pool
+    assert (s["payout_table_state"], s["places_paid"]) == ("AUTO", 3)
+    services.lock_payout_table(sat, actor=actor)
+    s = read_once()  # the table stored when it was locked
     assert (s["payout_table_state"], s["places_paid"]) == ("LOCKED", 3)
+
+
+def test_fmt08_a_one_euro_target_still_gets_its_seats(make_tournament, make_person, cashier_actor, actor):
+    # A €0.50 satellite into a €1 event: 5 × €0.50 = €2.50, two €1 seats and €0.50 to 3rd.
+    sat, _main = _satellite(make_tournament, make_person, cashier_actor, actor, 5, sat_price=(D("0.50"), D("0")), target_price=(D("1"), D("0")))
+    assert sel.display_summary(sat)["payouts"] == [
+        {"places": "1–2", "amount": "1.00", "prize": "Seat: Main Event"},
+        {"places": "3", "amount": "0.50", "prize": ""},
+    ]
