@@ -266,5 +266,5 @@ def test_pay02_a_pko_lobby_summary_keeps_the_bounty_money_apart_and_names_what_t
         s = sel.display_summary(t)
     assert s["won"] == {str(anna.pk): {"amount": "200.00", "prize": ""}}
     # The payout table's row and its prizes, read once, serve the ladder and what each won.
-    assert len([q for q in ctx.captured_queries if 'FROM "payouts_payouttable"' in q["sql"]]) == 1
+    assert len([q for q in ctx.captured_queries if 'FROM "payouts_payouttable"' in (q["sql"] or "")]) == 1
     assert (s["bounty_money"], s["bounty"]["paid"], s["bounty"]["top"]) == ("200.00", "200.00", [])

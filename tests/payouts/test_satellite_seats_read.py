@@ -208,7 +208,7 @@ def test_fmt08_the_lobby_summary_of_a_satellite_reads_its_link_and_table_once(ma
     def read_once():
         with CaptureQueriesContext(connection) as ctx:
             s = sel.display_summary(sat)
-        sql = [q["sql"] for q in ctx.captured_queries]
+        sql = [q["sql"] or "" for q in ctx.captured_queries]
         assert len([q for q in sql if 'FROM "payouts_satellitelink"' in q]) == 1, sql
         assert len([q for q in sql if 'FROM "payouts_payouttable"' in q]) == 1, sql
         return s
