@@ -236,3 +236,35 @@ def test_the_history_lists_the_bounties_each_event_won(pko, client, director):
     client.force_login(director)
     html = client.get(f"/people/{carla.person_id}/").content.decode()
     assert "€25.00" in html and "1 knockout" in html and "€25.00 to collect" in html
+
+
+def test_pay02_a_pko_lobby_summary_keeps_the_bounty_money_apart_and_names_what_the_winner_won(pko, actor):
+    t, (anna, _bruno, carla, _dario) = pko
+    panel = {"kind": "PKO", "pool": "200.00", "paid": "50.00", "top": [{"name": "Anna B.", "amount": "75.00"}, {"name": "Carla N.", "amount": "75.00"}]}
+    # The prize pool is the 4 × €50 to the pool, the 4 × €50 of bounty apart from it; four
+    # entries pay one place (the whole pool); no result while it runs.
+    assert sel.display_summary(t) == {
+        "prize_pool": "200.00",
+        "prize_pool_label": "net",
+        "prize_pool_show": "NET",
+        "prize_pool_gross": None,
+        "prize_pool_net": "200.00",
+        "guarantee": None,
+        "guarantee_label": "gross",
+        "bounty_money": "200.00",
+        "payouts": [{"places": "1", "amount": "200.00", "prize": ""}],
+        "places_paid": 1,
+        "payout_table_state": "AUTO",
+        "side_pools": [],
+        "bounty": panel,
+    }
+    # Anna knocks Carla out and wins: the lobby names her €200 (her bounties are the panel's).
+    out(t, carla, anna, actor=actor)
+    lifecycle.finish(t, actor=actor)
+    t.refresh_from_db()
+    with CaptureQueriesContext(connection) as ctx:
+        s = sel.display_summary(t)
+    assert s["won"] == {str(anna.pk): {"amount": "200.00", "prize": ""}}
+    # The payout table's row and its prizes, read once, serve the ladder and what each won.
+    assert len([q for q in ctx.captured_queries if 'FROM "payouts_payouttable"' in (q["sql"] or "")]) == 1
+    assert (s["bounty_money"], s["bounty"]["paid"], s["bounty"]["top"]) == ("200.00", "200.00", [])
