@@ -236,3 +236,25 @@ def test_a_held_seat_goes_back_to_the_pool_when_its_reservation_is_removed(start
     services.remove_reservation(t, res, actor=actor, reason="not needed")
     assert hold not in Table.objects.get(tournament=t, number=2).locked_seats
     assert not SeatReservation.objects.exists()
+
+
+def test_seat07_a_pair_added_through_the_api_while_they_sit_together_is_flagged_in_the_directors_name(started, api, director):
+    t = started(10)
+    arrange(t, {1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4, 5]}, big_blinds={1: (2, 1), 2: (2, 1)})
+    a, b, c = list(Entry.objects.filter(tournament=t).order_by("number").select_related("person"))[:3]  # all at table 1
+    url = f"/api/v1/tournaments/{t.pk}/seating/keep-apart/"
+    r = api(director).post(url, {"person_a": a.person.pk, "person_b": b.person.pk, "reason": "partners"}, format="json")
+    assert r.status_code == 201, r.data
+    rows = [row for row in api(director).get(f"/api/v1/tournaments/{t.pk}/events/").json() if row["action"] == "seating.keep_apart.unmet"]
+    assert [(row["actor_label"], row["sentence"], row["payload"]) for row in rows] == [
+        (
+            director.get_username(),
+            "A keep-apart pair had to be seated at the same table",
+            {"pairs": [{"table": 1, "entries": sorted([a.pk, b.pk])}], "added": True},
+        )
+    ]
+    # someone the room does not know: refused in words, naming no one, and nothing added
+    for person_a, person_b in ((a.person.pk, 999_999), (999_999, c.person.pk)):
+        r = api(director).post(url, {"person_a": person_a, "person_b": person_b, "reason": "partners"}, format="json")
+        assert (r.status_code, r.json()["code"], r.json()["detail"]) == (400, "unknown_person", "No such person.")
+    assert KeepApart.objects.count() == 1
