@@ -203,6 +203,8 @@ class TestScenario37:
             cashier.register(b, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
         assert code(err) == "jackpot_locked"
         assert b.events.filter(action="payouts.jackpot.locked").exists()  # the other room hears it
+        # the room of the win logs the win itself, never a lock "won in" itself
+        assert not a.events.filter(action="payouts.jackpot.locked").exists()
         # the next day a new tournament plays for it again, from the base
         tomorrow = services.next_day(timezone.now()) + timedelta(hours=19)
         c = jt()
@@ -457,7 +459,8 @@ def test_a_fee_sold_in_one_tournament_refreshes_the_screens_of_the_others(
 def test_before_any_base_is_set_the_fees_taken_are_the_fund(jt, make_person, cashier_actor, floor_actor):
     t = jt()
     e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
-    assert build_snapshot(t)["jackpot"]["fund"] == "5.00"
+    # the screens show the jackpot by its usual name, the one fee as the fund, no base, no lock
+    assert build_snapshot(t)["jackpot"] == {"name": "Jackpot", "fund": "5.00", "base": "0.00", "locked": False, "locked_until": None}
     at_level(t, 1)
     assert services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor).amount == D("5.00")
 
@@ -513,3 +516,136 @@ def test_pay12_a_side_pool_on_the_fund_shows_the_staff_the_funds_balance(api, jt
         {"id": on_fund.pk, "name": "Jackpot", "kind": "JACKPOT", "amount": "0.00", "left": "0.00", "fund": "1005.00"},
         {"id": leader.pk, "name": "Chip leader", "kind": "CHIP_LEADER", "amount": "0.00", "left": "0.00"},
     ]
+
+
+@pytest.mark.django_db
+def test_pay12_the_jackpot_api_lists_two_wins_newest_first_with_who_was_paid(
+    api, make_tournament, make_person, cashier_actor, floor_actor, actor, cashier_user
+):
+    """PAY-12: the desk's jackpot answer, written out by hand for a small room. Five days ago at
+    22:30 Anna's royal flush in level 1 took the whole fund (the 1000.00 base and three 5.00
+    fees), and the desk paid her; the next day at 00:30, in level 4 with late registration
+    open, Mario and Luca shared 30 % of the fund (the base put back after the full win): 150.00
+    each. Now, days later, nothing locks the fund and it holds the 700.00 left. The claims are
+    the newest win first, its two shares in the order the floor named them."""
+    from datetime import UTC, datetime, time
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def local(day, hour, minute=0):
+        return timezone.make_aware(datetime.combine(day, time(hour, minute)), timezone.get_current_timezone())
+
+    def utc(moment):
+        return moment.astimezone(UTC).isoformat()
+
+    services.set_jackpot_base(D("1000.00"), name="Casino Jackpot", actor=actor)
+    day = timezone.localdate() - timedelta(days=5)
+    t = make_tournament(name="Friday Deepstack", format=Tournament.REENTRY, late_reg_closes_after_level=6, settings=JACKPOT)
+    anna, mario, luca = (
+        cashier.register(t, make_person(first, last), method="CASH", actor=cashier_actor, jackpot=True, now=local(day, 22)).entry
+        for first, last in (("Anna", "Verdi"), ("Mario", "Rossi"), ("Luca", "Bianchi"))
+    )
+    at_level(t, 1, now=local(day, 22, 30))
+    first = services.claim_jackpot(t, [anna], both_hole_cards=True, actor=floor_actor, now=local(day, 22, 30))
+    anna_paid = services.pay_jackpot(first.claims.get(), method="CASH", actor=cashier_actor).row.receipt_number
+    desk = api(cashier_user)
+    desk.get("/api/v1/jackpot/")  # the desk user's roles are read once, on the first request
+    with CaptureQueriesContext(connection) as one_claim:
+        desk.get("/api/v1/jackpot/")
+    next_day = day + timedelta(days=1)
+    at_level(t, 4, now=local(next_day, 0, 30))
+    second = services.claim_jackpot(t, [mario, luca], both_hole_cards=True, actor=floor_actor, now=local(next_day, 0, 30))
+    mario_claim, luca_claim = second.claims.order_by("id")
+    mario_paid = services.pay_jackpot(mario_claim, method="CASH", actor=cashier_actor).row.receipt_number
+
+    with CaptureQueriesContext(connection) as three_claims:
+        answer = desk.get("/api/v1/jackpot/").json()
+    shared = {"tournament": t.pk, "tournament_name": "Friday Deepstack", "verified_by": "flo"}
+    assert answer == {
+        "fund": {"name": "Casino Jackpot", "fund": "700.00", "base": "1000.00", "locked": False, "locked_until": None},
+        "claims": [
+            {
+                **shared,
+                "id": mario_claim.pk,
+                "entry": mario.pk,
+                "entry_number": mario.number,
+                "name": "Mario Rossi",
+                "level": 4,
+                "percent": "30.00",
+                "amount": "150.00",
+                "shared_by": 2,
+                "at": utc(local(next_day, 0, 30)),
+                "paid": True,
+                "receipt": mario_paid,
+            },
+            {
+                **shared,
+                "id": luca_claim.pk,
+                "entry": luca.pk,
+                "entry_number": luca.number,
+                "name": "Luca Bianchi",
+                "level": 4,
+                "percent": "30.00",
+                "amount": "150.00",
+                "shared_by": 2,
+                "at": utc(local(next_day, 0, 30)),
+                "paid": False,
+                "receipt": None,
+            },
+            {
+                **shared,
+                "id": first.claims.get().pk,
+                "entry": anna.pk,
+                "entry_number": anna.number,
+                "name": "Anna Verdi",
+                "level": 1,
+                "percent": "100.00",
+                "amount": "1015.00",
+                "shared_by": 1,
+                "at": utc(local(day, 22, 30)),
+                "paid": True,
+                "receipt": anna_paid,
+            },
+        ],
+    }
+    # Mario's and Luca's claims cost the answer one query each (how many share their win) and
+    # Mario's, collected, two more (whether its payment was reversed, for "paid" and "receipt"):
+    # never one per winner's name, tournament, verifier or receipt, so a busy season loads quickly
+    assert len(three_claims.captured_queries) - len(one_claim.captured_queries) == 4
+
+
+@pytest.mark.django_db
+def test_reg11_a_one_euro_fee_plays_for_the_jackpot(jt, make_person, cashier_actor, floor_actor, fund):
+    """REG-11: with the fee set at 1.00 its buyer plays for the jackpot like any other buyer: his
+    royal flush in level 1 takes the 1000.00 base and his 1.00."""
+    t = jt(jackpot_fee="1.00")
+    e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+    at_level(t, 1)
+    assert services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor).amount == D("1001.00")
+
+
+@pytest.mark.django_db
+def test_reg11_covered_only_the_players_own_fee_covers_him_however_small(jt, make_person, cashier_actor, floor_actor, fund):
+    """REG-11 with ``jackpot_reentry = COVERED``: a player who sat down without the fee does not
+    play for the jackpot, though another player's earlier entry paid it; the buyer of a 1.00 fee
+    does, and takes the base and his 1.00."""
+    t = jt(jackpot_reentry="COVERED", jackpot_fee="1.00")
+    buyer = cashier.register(t, make_person("Mario", "Rossi"), method="CASH", actor=cashier_actor, jackpot=True).entry
+    without = cashier.register(t, make_person("Anna", "Verdi"), method="CASH", actor=cashier_actor).entry
+    at_level(t, 1)
+    with pytest.raises(PayoutError) as err:
+        services.claim_jackpot(t, [without], both_hole_cards=True, actor=floor_actor)
+    assert code(err) == "jackpot_not_bought" and "Anna Verdi did not pay the jackpot fee" in str(err.value)
+    assert services.claim_jackpot(t, [buyer], both_hole_cards=True, actor=floor_actor).amount == D("1001.00")
+
+
+@pytest.mark.django_db
+def test_pay12_a_sponsors_money_in_a_side_pool_on_the_fund_is_in_the_lobbys_jackpot(jt, make_person, cashier_actor, actor, fund):
+    """PAY-12: a sponsor's 200.00 put in the side pool kept on the jackpot's fund adds to the fund
+    the lobby screens show: the 1000.00 base, one 5.00 fee and the 200.00."""
+    t = jt()
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True)
+    pool = services.create_side_pool(t, kind="JACKPOT", name="Jackpot", actor=actor, fund=fund, from_ledger=False)
+    services.contribute_side_pool(pool, D("200.00"), actor=actor, note="sponsor")
+    assert build_snapshot(t)["jackpot"]["fund"] == "1205.00"

@@ -43,6 +43,9 @@ def test_pay12_a_win_at_half_past_eleven_locks_the_fund_until_midnight_not_a_min
         services.claim_jackpot(b, [in_b], both_hole_cards=True, actor=floor_actor, now=local(evening, 23, 40))
     assert refused.value.code == "jackpot_locked"
 
+    # until midnight the fund shows what the win left (nothing); from midnight sharp the base is back
+    assert sel.jackpot_summary(now=local(evening, 23, 59))["fund"] == "0.00"
+    assert (sel.jackpot_summary(now=midnight)["locked"], sel.jackpot_summary(now=midnight)["fund"]) == (False, "1000.00")
     # a minute after midnight it is a new day: the other table's royal flush wins
     after = midnight + timedelta(minutes=1)
     assert sel.jackpot_summary(now=after)["locked"] is False
