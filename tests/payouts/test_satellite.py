@@ -131,3 +131,38 @@ def test_a_satellite_base_counts_every_charge_of_an_entry():
     assert satellite_prize_base(63, "110", "100", "10", base="GROSS") == D("6930.00")
     assert satellite_prize_base(0, "110", "100", "10") == D("0.00")
     assert satellite_prize_base(63, "110", "100", "10", base="NET") == D("6300.00")
+
+
+def test_a_satellite_with_no_fee_or_a_free_entry_still_counts_its_pool():
+    # A satellite whose house takes no fee: 63 × (110 buy-in + 0 fee) = 6,930 gross, and the
+    # same 6,930 net (no fee to leave out) → the 6 seats and 330 of scenario 8.
+    assert satellite_prize_base(63, "110", "110", "0") == D("6930.00")
+    assert satellite_prize_base(63, "110", "110", "0", base="NET") == D("6930.00")
+    # A freeroll satellite (nothing paid): allowed, and its pool is nothing.
+    assert satellite_prize_base(40, "0", "0", "0") == D("0.00")
+    assert satellite_prize_base(40, "0", "0", "0", base="NET") == D("0.00")
+    # A fee-only entry of 10 (the buy-in is 0): 40 × 10 = 400 gross, 0 net.
+    assert satellite_prize_base(40, "10", "0", "10") == D("400.00")
+    assert satellite_prize_base(40, "10", "0", "10", base="NET") == D("0.00")
+
+
+def test_the_awards_refuse_an_unknown_remainder_rule_whatever_the_pool():
+    # The rule is checked however the pool falls: 6,600 buys exactly 6 seats (no remainder to
+    # give), 6,950 leaves 350 that an unknown rule must not hand out in chunks.
+    for pool in (D("6600"), D("6950"), D("900")):
+        with pytest.raises(ValueError):
+            satellite_awards(pool, SEAT, "LAST_QUALIFIED", chunk=D("110"))
+
+
+def test_chunks_rule_places_win_cash_and_no_seat():
+    # 6,950 = 6 seats of 1,100 + 350: places 7-9 win 110 each in cash, place 10 the last 20;
+    # none of them wins a seat.
+    awards = satellite_awards(D("6950"), SEAT, "CHUNKS", chunk=D("110"))
+    assert awards[:6] == [Award(place, True, SEAT, D("0.00")) for place in range(1, 7)]
+    assert awards[6:] == [
+        Award(7, False, D("0.00"), D("110.00")),
+        Award(8, False, D("0.00"), D("110.00")),
+        Award(9, False, D("0.00"), D("110.00")),
+        Award(10, False, D("0.00"), D("20.00")),
+    ]
+    assert [a.kind for a in awards[6:]] == ["CASH"] * 4
