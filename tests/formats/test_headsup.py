@@ -445,3 +445,19 @@ def test_a_first_round_seat_freed_for_a_no_show_does_not_stretch_the_round_place
     spans = payout_selectors.place_spans(t)
     assert spans == {5: 2}  # the two first-round matches with both players: the freed seat may end in a bye
     assert 5 + spans[5] - 1 <= in_field
+
+
+def test_fmt12_a_draw_with_more_players_than_the_bracket_holds_is_refused_in_words(heads_up, field, actor):
+    from tournaments.formats.models import Bracket
+    from tournaments.setup import services as setup
+
+    t = heads_up(size=4)
+    field(t, 4)
+    # The director raises the field cap past the bracket's 4 places and the desk sells a fifth.
+    setup.update_tournament(t, {"field_cap": 6}, actor=actor)
+    field(t, 1)
+    with pytest.raises(DomainError) as e:
+        headsup.draw_bracket(t, actor=actor)
+    assert (e.value.code, str(e.value.message), e.value.status) == ("too_many_players", "Too many players for the bracket.", 400)
+    t.refresh_from_db()
+    assert t.status != Tournament.RUNNING and Bracket.objects.get(tournament=t).drawn_at is None
