@@ -263,6 +263,8 @@ def test_cr06_a_late_qualifier_joins_the_running_final_seated_with_the_finals_st
     ]
     late = entries[2]
     assert Seat.objects.filter(tournament=final, entry=late).count() == 1  # seated as a late sale is
+    seated = final.events.get(action="seating.player.seated", payload__entry=late.pk)
+    assert (seated.actor, seated.payload["entry_number"]) == (actor.user, 3)  # in the log, in the director's name
     q = QualifiedEntry.objects.get(entry=late)
     assert (q.source, q.from_tournament_id, q.from_entry_id, q.chips, q.created_by, q.bag) == (
         QualifiedEntry.QUALIFIER,
