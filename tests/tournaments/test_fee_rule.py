@@ -318,3 +318,17 @@ def test_reg03_a_timed_event_opens_for_registration_logged_with_its_fee_override
     # REG-03: 5 on a buy-in of 20 is not the statutory 2: an override, logged by the director.
     overridden = t.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN)
     assert (overridden.actor, overridden.payload["statutory_fee"], HouseRules.of(t).fee_override) == (actor.user, "2.00", D("5"))
+
+
+@pytest.mark.django_db
+def test_reg03_a_heads_up_event_keeps_its_typed_fee_as_a_logged_override(structure, actor):
+    from tournaments.formats.services import headsup
+
+    bracket = headsup.create_headsup_event(
+        name="Heads-up", start_at=None, buy_in=D("100"), fee=D("15"), starting_stack=10000, structure=structure, actor=actor, size=8, paid_players=2
+    )
+    t = Tournament.objects.get(pk=bracket.tournament_id)
+    assert (t.format, t.status, t.table_size, t.field_cap) == (Tournament.HEADS_UP, Tournament.REGISTERING, 2, 8)
+    # REG-03: 15 on a buy-in of 100 is not the statutory 10: an override, logged by the director.
+    overridden = t.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN)
+    assert (overridden.actor, overridden.payload["statutory_fee"], HouseRules.of(t).fee_override) == (actor.user, "10.00", D("15"))
