@@ -672,3 +672,19 @@ def test_fmt12_the_timer_reads_every_match_in_play_in_one_query(heads_up, field,
             headsup.seat_player(m, getattr(m, f"player_{side}"), actor=actor, now=T0)
     with django_assert_num_queries(1):
         assert headsup.sweep_matches(now=T0 + timedelta(minutes=30)) == []
+
+
+def test_fmt12_a_draw_with_more_players_than_the_bracket_holds_is_refused_in_words(heads_up, field, actor):
+    from tournaments.formats.models import Bracket
+    from tournaments.setup import services as setup
+
+    t = heads_up(size=4)
+    field(t, 4)
+    # The director raises the field cap past the bracket's 4 places and the desk sells a fifth.
+    setup.update_tournament(t, {"field_cap": 6}, actor=actor)
+    field(t, 1)
+    with pytest.raises(DomainError) as e:
+        headsup.draw_bracket(t, actor=actor)
+    assert (e.value.code, str(e.value.message), e.value.status) == ("too_many_players", "Too many players for the bracket.", 400)
+    t.refresh_from_db()
+    assert t.status != Tournament.RUNNING and Bracket.objects.get(tournament=t).drawn_at is None

@@ -498,3 +498,78 @@ def test_a_flight_is_not_cancelled_out_of_a_day2_pool_that_may_not_shrink(event,
     payouts.unlock_payout_table(day2, actor=actor, reason="flight 1A is cancelled")
     lifecycle.cancel(f1a, actor=actor, reason="the room closes")
     assert payout_selectors.pool_breakdown(day2).collected == Decimal("0.00")
+
+
+def day2_of_bags(structure, make_person, cashier_actor, actor, bags):
+    """A one-flight event whose Day 1 ends with ``bags`` ({first name: chips}, the flight's
+    20,000 starting stacks shared among them, a player with no bag busted): returns the
+    event, the flight and its entries by first name."""
+    event = one_flight_event(structure, actor)
+    f1a = flight(event, "1A")
+    sold = {n: cashier.register(f1a, make_person(n), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob", "Cid", "Dan")}
+    lifecycle.start(f1a, actor=actor)
+    bust_in_order([e for n, e in sold.items() if n not in bags])
+    rows = [{"number": sold[n].number, "chips": chips, "bag_number": f"A-{i}"} for i, (n, chips) in enumerate(bags.items(), 1)]
+    multiday.bag_chips(f1a, rows, actor=actor)
+    multiday.close_flight(f1a, actor=actor)
+    return event, f1a, sold
+
+
+def test_cr06_day2_entries_bring_their_bagged_chips_into_play_and_say_where_they_came_from(structure, make_person, cashier_actor, actor):
+    # Day 1: four players with 20,000 each (80,000 in play); Dan busts, three bags hold the 80,000.
+    event, f1a, sold = day2_of_bags(structure, make_person, cashier_actor, actor, {"Ann": 41000, "Bob": 25000, "Cid": 14000})
+    day2 = event.day2
+    built_at = timezone.now() - timedelta(minutes=30)  # the time the desk gives, not the clock's
+    multiday.build_day2(event, actor=actor, now=built_at)
+    entries = {e.person.first_name: e for e in day2.entries.all()}
+    assert sorted(entries) == ["Ann", "Bob", "Cid"]
+    # Day 2 numbers its own entries 1, 2, 3; each is the player's first entry in Day 2.
+    assert sorted(e.number for e in entries.values()) == [1, 2, 3]
+    for name, chips, bag in (("Ann", 41000, "A-1"), ("Bob", 25000, "A-2"), ("Cid", 14000, "A-3")):
+        e, came_from = entries[name], sold[name]
+        assert (e.status, e.chips, e.person_entry_no, e.created_at, e.is_late, e.place) == (Entry.ACTIVE, chips, 1, built_at, False, None)
+        q = QualifiedEntry.objects.get(entry=e)
+        assert (q.source, q.from_tournament_id, q.from_entry_id, q.bag.bag_number, q.chips, q.created_by, q.created_at) == (
+            QualifiedEntry.DAY1_BAG,
+            f1a.pk,
+            came_from.pk,
+            bag,
+            chips,
+            actor.user,
+            built_at,
+        )
+        # CR-06: the stack comes in as a chip correction whose reason names the flight and the entry.
+        adj = ChipAdjustment.objects.get(entry=e)
+        assert (adj.tournament_id, adj.kind, adj.chips, adj.created_by) == (day2.pk, ChipAdjustment.CORRECTION, chips, actor.user)
+        assert adj.reason == f"qualified (DAY1_BAG) from Small Main — Day 1A #{came_from.number}"
+    # CR-06: Day 2's chips in play are the bags (80,000), its average stack 80,000 / 3 players.
+    assert chips_in_play(day2) == 80000
+    assert not LedgerRow.objects.filter(tournament=day2).exists()
+
+
+def test_elm01_day2_places_its_busts_by_bust_order_when_it_ends_keeping_a_bust_slips_place(structure, make_person, cashier_actor, actor):
+    from tournaments.clock import services as clock_services
+
+    event, _, _ = day2_of_bags(structure, make_person, cashier_actor, actor, {"Ann": 30000, "Bob": 20000, "Cid": 20000, "Dan": 10000})
+    multiday.build_day2(event, actor=actor)
+    day2 = event.day2
+    # Day 2 is not playing yet: it cannot end, nobody is placed.
+    with pytest.raises(DomainError) as e:
+        multiday.finish_day2(event, actor=actor)
+    assert (e.value.code, str(e.value.message)) == ("bad_status", "Day 2 is not running.")
+    multiday.start_day2(event, actor=actor)
+    clock_services.start_clock(day2, actor=actor)
+    by_name = {e.person.first_name: e for e in day2.entries.all()}
+    start = timezone.now() - timedelta(hours=1)
+    bust_in_order([by_name["Dan"], by_name["Cid"], by_name["Bob"]], start=start)
+    # Cid's bust slip already gave him 2nd place (the same hand as Bob's): it stands.
+    Entry.objects.filter(pk=by_name["Cid"].pk).update(place=2)
+    multiday.finish_day2(event, actor=actor)
+    places = {e.person.first_name: e.place for e in day2.entries.all()}
+    assert places == {"Ann": 1, "Bob": 2, "Cid": 2, "Dan": 4}
+    day2.refresh_from_db()
+    assert day2.status == Tournament.FINISHED
+    assert day2.events.get(action="formats.day2.finished").payload["placed"] == 2  # Bob and Dan, by bust order
+    # The clock stops once, as the format's end, in the director's name.
+    stopped = day2.events.get(action="tournaments.clock.finished")
+    assert (stopped.payload["reason"], stopped.actor) == ("format finished", actor.user)

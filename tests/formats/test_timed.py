@@ -233,3 +233,50 @@ def test_fmt13_a_qualifying_table_cannot_end_once_its_final_is_over(timed_event,
     table.refresh_from_db()
     assert table.status == Tournament.RUNNING
     assert not final.entries.exists()
+
+
+def test_cr06_a_late_qualifier_joins_the_running_final_seated_with_the_finals_stack(timed_event, field, actor, make_tournament):
+    from seating.models import Seat
+    from tournaments.floor.services import chips_in_play
+    from tournaments.models import ChipAdjustment, Entry
+
+    final = make_tournament(name="Final table", format=Tournament.TIMED, status=Tournament.PLANNED, starting_stack=10000, buy_in=Decimal("0"), fee=Decimal("0"))
+    timed.configure_timed(final, ends_at=timezone.now() + timedelta(days=28, hours=2), actor=actor)
+    tables = [timed_event(name=f"Qualifier {i}") for i in (1, 2, 3)]
+    timed.create_qualifier_group(name="Montegalda", final=final, qualifiers=tables, actor=actor)
+    winners = []
+    for i, t in enumerate(tables):
+        es = field(t, 2)
+        lifecycle.start(t, actor=actor)
+        TimedEvent.objects.filter(tournament=t).update(ends_at=timezone.now() - timedelta(seconds=1))
+        timed.finish_timed(t, actor=actor, counts=[{"entry": es[0].pk, "chips": 4000}, {"entry": es[1].pk, "chips": 6000}])
+        winners.append(es[1])  # the bigger stack wins each table
+        if i == 1:  # two winners: the final starts
+            lifecycle.start(final, actor=actor, prestart_report_sent=True)
+            final.refresh_from_db()
+    entries = list(final.entries.order_by("number"))
+    # Entries 1 and 2 were there at the start; the third table's winner came in late, as entry 3.
+    assert [(e.number, e.person_id, e.is_late, e.person_entry_no, e.status, e.chips) for e in entries] == [
+        (1, winners[0].person_id, False, 1, Entry.ACTIVE, 10000),
+        (2, winners[1].person_id, False, 1, Entry.ACTIVE, 10000),
+        (3, winners[2].person_id, True, 1, Entry.ACTIVE, 10000),
+    ]
+    late = entries[2]
+    assert Seat.objects.filter(tournament=final, entry=late).count() == 1  # seated as a late sale is
+    seated = final.events.get(action="seating.player.seated", payload__entry=late.pk)
+    assert (seated.actor, seated.payload["entry_number"]) == (actor.user, 3)  # in the log, in the director's name
+    q = QualifiedEntry.objects.get(entry=late)
+    assert (q.source, q.from_tournament_id, q.from_entry_id, q.chips, q.created_by, q.bag) == (
+        QualifiedEntry.QUALIFIER,
+        tables[2].pk,
+        winners[2].pk,
+        10000,
+        actor.user,
+        None,
+    )
+    adj = ChipAdjustment.objects.get(entry=late)
+    assert (adj.tournament_id, adj.kind, adj.chips, adj.created_by) == (final.pk, ChipAdjustment.CORRECTION, 10000, actor.user)
+    assert adj.reason == f"qualified (QUALIFIER) from Qualifier 3 #{winners[2].number}"
+    # CR-06: three stacks of 10,000 in play, no money.
+    assert chips_in_play(final) == 30000
+    assert not LedgerRow.objects.filter(tournament=final).exists()

@@ -294,3 +294,41 @@ def test_a_timed_event_created_on_its_page_keeps_a_non_statutory_fee_as_an_overr
     t = Tournament.objects.get(name="Qualifier")
     assert (t.fee, HouseRules.of(t).fee_override) == (D("5.00"), D("5"))
     assert t.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN).payload["statutory_fee"] == "2.00"
+
+
+@pytest.mark.django_db
+def test_reg03_a_timed_event_opens_for_registration_logged_with_its_fee_override_in_the_directors_name(structure, actor):
+    from tournaments.formats.services import timed
+
+    start = timezone.now() + timedelta(days=3)
+    t = timed.create_timed_event(
+        name="Qualifier", start_at=start, buy_in=D("20"), fee=D("5"), starting_stack=5000, structure=structure, actor=actor, minutes=120, field_cap=8
+    )
+    t = Tournament.objects.get(pk=t.pk)
+    assert (t.name, t.format, t.status, t.start_at, t.structure_id, t.field_cap) == (
+        "Qualifier",
+        Tournament.TIMED,
+        Tournament.REGISTERING,
+        start,
+        structure.pk,
+        8,
+    )
+    created = t.events.get(action=Action.TOURNAMENTS_TOURNAMENT_CREATED)
+    assert (created.actor, created.payload["name"]) == (actor.user, "Qualifier")
+    # REG-03: 5 on a buy-in of 20 is not the statutory 2: an override, logged by the director.
+    overridden = t.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN)
+    assert (overridden.actor, overridden.payload["statutory_fee"], HouseRules.of(t).fee_override) == (actor.user, "2.00", D("5"))
+
+
+@pytest.mark.django_db
+def test_reg03_a_heads_up_event_keeps_its_typed_fee_as_a_logged_override(structure, actor):
+    from tournaments.formats.services import headsup
+
+    bracket = headsup.create_headsup_event(
+        name="Heads-up", start_at=None, buy_in=D("100"), fee=D("15"), starting_stack=10000, structure=structure, actor=actor, size=8, paid_players=2
+    )
+    t = Tournament.objects.get(pk=bracket.tournament_id)
+    assert (t.format, t.status, t.table_size, t.field_cap) == (Tournament.HEADS_UP, Tournament.REGISTERING, 2, 8)
+    # REG-03: 15 on a buy-in of 100 is not the statutory 10: an override, logged by the director.
+    overridden = t.events.get(action=Action.TOURNAMENTS_FEE_OVERRIDDEN)
+    assert (overridden.actor, overridden.payload["statutory_fee"], HouseRules.of(t).fee_override) == (actor.user, "10.00", D("15"))

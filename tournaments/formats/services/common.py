@@ -62,6 +62,8 @@ def open_event(*, name: str, start_at, event_format: str, buy_in, fee, starting_
 
 
 def refuse_engine_error(exc: engine.FormatRuleError):
+    """The engine's refusal as a 400 in the reader's words (``ENGINE_REFUSALS``): a heads-up
+    draw with more players than the bracket holds (FMT-12)."""
     return FormatError(exc.code, str(ENGINE_REFUSALS.get(exc.code, exc)), status=400)
 
 
