@@ -142,6 +142,10 @@ price_checked = Signal()
 #: it stands, PAY-05).
 guarantee_checked = Signal()
 
+#: ``tournament``, ``field_cap`` (the new one, None when taken away) → why another app refuses it,
+#: or None (formats: a heads-up bracket seats no more players than it has places).
+field_cap_checked = Signal()
+
 #: ``tournament``, ``entry`` → why the entry of a tournament that plays on cannot be cancelled by a
 #: reversal or a refund (formats: he is drawn in a heads-up bracket, whose matches decide), or None.
 entry_cancel_checked = Signal()

@@ -674,17 +674,31 @@ def test_fmt12_the_timer_reads_every_match_in_play_in_one_query(heads_up, field,
         assert headsup.sweep_matches(now=T0 + timedelta(minutes=30)) == []
 
 
-def test_fmt12_a_draw_with_more_players_than_the_bracket_holds_is_refused_in_words(heads_up, field, actor):
+def test_fmt12_a_draw_with_more_players_than_the_bracket_holds_is_refused_in_words(make_tournament, field, actor):
     from tournaments.formats.models import Bracket
-    from tournaments.setup import services as setup
 
-    t = heads_up(size=4)
-    field(t, 4)
-    # The director raises the field cap past the bracket's 4 places and the desk sells a fifth.
-    setup.update_tournament(t, {"field_cap": 6}, actor=actor)
-    field(t, 1)
+    t = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, start_at=T0)
+    field(t, 5)  # sold before the director made the bracket of 4 places
+    headsup.create_bracket(t, actor=actor, size=4)
     with pytest.raises(DomainError) as e:
         headsup.draw_bracket(t, actor=actor)
     assert (e.value.code, str(e.value.message), e.value.status) == ("too_many_players", "Too many players for the bracket.", 400)
     t.refresh_from_db()
     assert t.status != Tournament.RUNNING and Bracket.objects.get(tournament=t).drawn_at is None
+
+
+def test_fmt12_the_field_cap_never_passes_the_brackets_places_so_the_desk_never_sells_a_seat_too_many(heads_up, field, api, director, make_person):
+    t = heads_up(size=4)
+    field(t, 4)
+    url = f"/api/v1/tournaments/{t.pk}/"
+    for cap in (6, None):
+        r = api(director).patch(url, {"field_cap": cap}, format="json")
+        assert (r.status_code, r.json()["code"], r.json()["detail"]) == (400, "field_cap_too_large", "The bracket has 4 places: the field cap is at most 4."), (
+            cap
+        )
+    assert api(director).patch(url, {"field_cap": 4}, format="json").status_code == 200  # the bracket's own size stands
+    t.refresh_from_db()
+    assert t.field_cap == 4
+    with pytest.raises(DomainError):
+        field(t, 1)
+    assert t.entries.count() == 4

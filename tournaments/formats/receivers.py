@@ -61,6 +61,14 @@ def entry_cancel_checked(sender, tournament, entry, **kwargs):
     return _("%(name)s is drawn in the bracket: the matches decide who leaves, this entry cannot be cancelled.") % {"name": entry.person.full_name}
 
 
+def field_cap_checked(sender, tournament, field_cap=None, **kwargs):
+    """FMT-12: a heads-up bracket has a place for each player: the desk never sells more."""
+    size = selectors.bracket_size(tournament)
+    if size is None or (field_cap is not None and field_cap <= size):
+        return None
+    return _("The bracket has %(n)s places: the field cap is at most %(n)s.") % {"n": size}
+
+
 def person_changed(sender, person, **kwargs):
     """A player's name was corrected or erased: the public leaderboards he is on build again
     (now and at commit, as when points change), rather than show the old name until they expire,
@@ -93,6 +101,7 @@ def draw_replay_wanted(sender, tournament, action=None, **kwargs):
 def connect():
     signals.draw_replay_wanted.connect(draw_replay_wanted, dispatch_uid="formats.draw_replay_wanted")
     signals.entry_cancel_checked.connect(entry_cancel_checked, dispatch_uid="formats.entry_cancel_checked")
+    signals.field_cap_checked.connect(field_cap_checked, dispatch_uid="formats.field_cap_checked")
     signals.snapshot_parts.connect(league_panel, dispatch_uid="formats.league_panel")
     signals.entries_view_parts.connect(entries_league, dispatch_uid="formats.entries_league")
     signals.entry_view_parts.connect(entry_league, dispatch_uid="formats.entry_league")

@@ -72,6 +72,11 @@ def match_data(m: Match, bracket: Bracket, now=None) -> dict:
     return data
 
 
+def bracket_size(tournament) -> int | None:
+    """The places of the tournament's heads-up bracket (FMT-12), or None when it has none."""
+    return Bracket.objects.filter(tournament=tournament).values_list("size", flat=True).first()
+
+
 def drawn_in_bracket(tournament, entry) -> bool:
     """True when ``entry`` plays (or played) a match of the tournament's drawn bracket."""
     pk = getattr(entry, "pk", entry)

@@ -270,6 +270,10 @@ def update_tournament(tournament, values: dict, *, actor: Actor, override_reason
         if refusal:
             code, why = refusal if isinstance(refusal, tuple) else ("guarantee_elsewhere", refusal)
             raise SetupError(code, why, fields=["guarantee"])
+    if "field_cap" in changed:  # raised, lowered or taken away: a format may hold fewer players
+        refusal = signals.ask_one(signals.field_cap_checked, tournament=t, field_cap=changed["field_cap"])
+        if refusal:
+            raise SetupError("field_cap_too_large", refusal, status=400, fields=["field_cap"])
     if "currency" in changed and t.ledger.exists():
         raise SetupError("currency_locked", _("The currency cannot change once the tournament has sales."), fields=["currency"])
     if "settings" in changed and _bounty_bought(HouseRules.of(t)) != _bounty_bought(HouseRules.from_settings(changed["settings"])) and t.ledger.exists():
