@@ -32,6 +32,8 @@ def test_places_paid_is_at_least_one_and_never_more_than_the_entries():
     assert places_paid(2, 15) == 1
     assert places_paid(3, 100) == 3
     assert places_paid(0, 15) == 0
+    # A single entry is paid: 1 × 15 % = 0.15 places, lifted to one.
+    assert places_paid(1, 15) == 1
     with pytest.raises(ValueError):
         places_paid(10, 0)
 
@@ -103,8 +105,10 @@ def test_the_house_may_keep_the_odd_cents():
 
 
 def test_bad_pool_inputs_are_refused():
-    with pytest.raises(ValueError):
+    # The refusal names what is wrong.
+    with pytest.raises(ValueError) as refused:
         prize_pool(D("-1"))
+    assert str(refused.value) == "contributions must be a non-negative amount"
     with pytest.raises(ValueError):
         prize_pool(D("100"), deductions_percent={"a": 60, "b": 50})
     with pytest.raises(ValueError):
@@ -141,6 +145,8 @@ def test_a_cancelled_event_has_no_overlay_no_deduction_and_nothing_to_share():
     # Issue #38: the demo event's €5,000 guarantee on €2,620 of prize parts, cancelled.
     b = prize_pool(D("2620"), deductions_percent={"casino": 3}, guarantee=D("5000"), cancelled=True)
     assert (b.overlay, b.deductions, b.total, b.gross, b.refunds) == (D("0"), {}, D("0"), D("0"), D("2620"))
+    # Nothing deducted: the net is every cent collected, all of it owed back.
+    assert (b.collected, b.net) == (D("2620.00"), D("2620.00"))
 
 
 def test_one_deduction_given_alone_or_as_a_float_is_taken_to_the_cent():
@@ -157,20 +163,22 @@ def test_one_deduction_given_alone_or_as_a_float_is_taken_to_the_cent():
 
 
 @pytest.mark.parametrize(
-    "kwargs",
+    ("kwargs", "words"),
     [
-        {"deductions_percent": {"casino": D("100.01")}},
-        {"deductions_percent": {"casino": -1}},
-        {"deductions_percent": {"casino": 60, "staff": D("40.01")}},
-        {"deductions_percent": {"casino": 3}, "fixed_deductions": {"casino": D("10")}},
-        {"fixed_deductions": {"chip_leaders": D("1000.01")}},
-        {"fixed_deductions": {"chip_leaders": D("10.001")}},
-        {"guarantee": D("-1")},
+        ({"deductions_percent": {"casino": D("100.01")}}, "deduction 'casino' must be between 0 and 100 percent"),
+        ({"deductions_percent": {"casino": -1}}, "deduction 'casino' must be between 0 and 100 percent"),
+        ({"deductions_percent": {"casino": 60, "staff": D("40.01")}}, "the deductions add up to more than 100 percent"),
+        ({"deductions_percent": {"casino": 3}, "fixed_deductions": {"casino": D("10")}}, "a deduction cannot be both a percentage and a fixed amount"),
+        ({"fixed_deductions": {"chip_leaders": D("1000.01")}}, "the deductions are larger than the prize pool"),
+        ({"fixed_deductions": {"chip_leaders": D("10.001")}}, "chip_leaders must be a whole number of cents"),
+        ({"guarantee": D("-1")}, "guarantee must be a non-negative amount"),
     ],
 )
-def test_deductions_the_pool_cannot_bear_are_refused(kwargs):
-    with pytest.raises(ValueError):
+def test_deductions_the_pool_cannot_bear_are_refused(kwargs, words):
+    # Each refusal says which figure is wrong and why.
+    with pytest.raises(ValueError) as refused:
         prize_pool(D("1000"), **kwargs)
+    assert str(refused.value) == words
 
 
 def test_a_net_guarantee_already_met_adds_nothing():
@@ -181,22 +189,38 @@ def test_a_net_guarantee_already_met_adds_nothing():
 
 
 def test_a_shared_place_refuses_an_empty_tie_too_many_places_and_an_unknown_rule():
-    with pytest.raises(ValueError):
-        shared_place_amounts([D("100")], 0)
-    with pytest.raises(ValueError):
-        shared_place_amounts([D("100"), D("50")], 1)
-    with pytest.raises(ValueError):
-        shared_place_amounts([D("100")], 3, odd_cents="SPLIT")
+    refusals = [
+        (([D("100")], 0), {}, "a tie has at least one player"),
+        (([D("100"), D("50")], 1), {}, "a tie of m players covers exactly m places"),
+        (([D("100")], 3), {"odd_cents": "SPLIT"}, "unknown odd-cent rule 'SPLIT'; use FIRST_LISTED or HOUSE"),
+        (([D("-1")], 1), {}, "prize must be a non-negative amount"),
+    ]
+    for args, kwargs, words in refusals:
+        with pytest.raises(ValueError) as refused:
+            shared_place_amounts(*args, **kwargs)
+        assert str(refused.value) == words
+    # Three players tied beyond the last place paid share nothing, whichever odd-cent rule.
+    assert shared_place_amounts([], 3, odd_cents="HOUSE") == [D("0.00")] * 3
+    assert shared_place_amounts([], 3) == [D("0.00")] * 3
     # One player "tied" alone takes his place's prize.
     assert shared_place_amounts([D("100")], 1) == [D("100.00")]
     # The house keeps the odd cents of two places shared by two: 100.01 → 50.00 each.
     assert shared_place_amounts([D("60"), D("40.01")], 2, odd_cents="HOUSE") == [D("50.00"), D("50.00")]
 
 
-@pytest.mark.parametrize(("entries", "percent", "rounding"), [(-1, 15, "HALF_UP"), (100, 15, "SIDEWAYS"), (100, D("100.01"), "HALF_UP"), (100, -5, "HALF_UP")])
-def test_places_paid_refuses_what_no_house_setting_means(entries, percent, rounding):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(
+    ("entries", "percent", "rounding", "words"),
+    [
+        (-1, 15, "HALF_UP", "entries cannot be negative"),
+        (100, 15, "SIDEWAYS", "unknown rounding 'SIDEWAYS'; use one of ('HALF_UP', 'DOWN', 'UP')"),
+        (100, D("100.01"), "HALF_UP", "the percentage paid must be above 0 and at most 100"),
+        (100, -5, "HALF_UP", "the percentage paid must be above 0 and at most 100"),
+    ],
+)
+def test_places_paid_refuses_what_no_house_setting_means(entries, percent, rounding, words):
+    with pytest.raises(ValueError) as refused:
         places_paid(entries, percent, rounding)
+    assert str(refused.value) == words
 
 
 def test_places_paid_reads_a_float_percentage_exactly():
