@@ -231,3 +231,64 @@ def test_pen07_a_player_disqualified_in_the_money_keeps_his_place_and_is_paid_it
     services.pay_prize(dumper, method="CASH", actor=actor)
     assert [p.amount for p in dumper.prize_payments.all()] == [D("100.00")]
     assert sel.forfeit_plan(t)["held"] == D("0.00")
+
+
+def test_pen07_the_players_pages_show_each_prize_won_and_never_the_forfeited_one(field, actor, director):
+    """What each player reads of his prizes (his phone, the lobby's phones, his history, his
+    data export): the cheat's forfeited 100 nowhere, the others' prizes with whether the desk
+    may pay them now (the ranking signed off twice, the table locked) and whether they are paid."""
+    t = field()
+    for _ in range(3):
+        bust_one(t, actor)  # places 10, 9, 8: far from the four places paid
+    tenth = t.entries.get(place=10)
+    assert sel.entries_prizes(t, 4) == {}  # nobody within the places paid: nothing worked out
+    for _ in range(3):
+        bust_one(t, actor)  # places 7, 6, 5
+    cheat = playing(t)[0]
+    floor.issue_penalty(t, cheat, kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+    while len(playing(t)) > 1:
+        bust_one(t, actor)
+    cheat.refresh_from_db()
+    assert cheat.place == 4
+    first, second, third = by_place(t, 1), by_place(t, 2), by_place(t, 3)
+
+    def prize(amount, paid=False, ready=False):
+        return {"amount": amount, "kind": "CASH", "description": "", "paid": paid, "ready": ready}
+
+    # before the two sign-offs nothing is ready at the desk
+    assert sel.entry_prizes(second) == {"prizes": [prize("300.00")]}
+    sign_twice(t, director)
+    services.pay_prize(first, method="TRANSFER", reference="IBAN IT60", actor=actor)
+    assert sel.entry_prizes(cheat) == {"prizes": []}
+    assert sel.entry_prizes(tenth) == {"prizes": []}
+    assert Client().get(f"/p/{first.phone_token}/state/").json()["prizes"] == [prize("400.00", paid=True)]
+    assert Client().get(f"/p/{second.phone_token}/state/").json()["prizes"] == [prize("300.00", ready=True)]
+    assert Client().get(f"/p/{cheat.phone_token}/state/").json()["prizes"] == []
+    won = {
+        first.pk: {"prizes": [prize("400.00", paid=True)]},
+        second.pk: {"prizes": [prize("300.00", ready=True)]},
+        third.pk: {"prizes": [prize("200.00", ready=True)]},
+    }
+    assert sel.entries_prizes(t, 4) == won
+    assert sel.entries_prizes(t) == won
+    assert sel.history_prizes([cheat, first, tenth, second]) == {first.pk: won[first.pk], second.pk: won[second.pk]}
+    # the data export: what was paid him, and what is still owed him (the forfeit is owed nobody)
+    paid = sel.person_prizes(first.person)
+    assert paid["tickets"] == [] and paid["prizes_unpaid"] == []
+    [payment] = paid["prize_payments"]
+    assert {k: v for k, v in payment.items() if k not in ("created_at", "receipt_number")} == {
+        "tournament": t.pk,
+        "entry": first.pk,
+        "source": "MAIN:CASH",
+        "kind": "CASH",
+        "place": 1,
+        "amount": "400.00",
+        "method": "TRANSFER",
+        "reference": "IBAN IT60",
+        "payee": first.person.full_name,
+    }
+    assert sel.person_prizes(second.person)["prizes_unpaid"] == [{"tournament": t.pk, "entry": second.pk, "place": 2, "kind": "CASH", "amount": "300.00"}]
+    assert sel.person_prizes(second.person)["prize_payments"] == []
+    assert sel.person_prizes(cheat.person)["prizes_unpaid"] == []
+    # the lobby's results once it is over: what each place won, the cheat's line left out
+    assert sel.won_by_entry(t) == {str(e.pk): {"amount": a, "prize": ""} for e, a in ((first, "400.00"), (second, "300.00"), (third, "200.00"))}

@@ -3,6 +3,7 @@ its numbered addenda) and ROLE-05 (rulings, the dispute window, annotations), th
 services, the API and the pages."""
 
 import io
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -135,6 +136,17 @@ def test_the_tournament_page_offers_the_addendum_once_late_registration_closes(s
     assert page.post(f"/tournaments/{started.pk}/", {"op": "addendum"}).status_code == 302
     html = page.get(f"/tournaments/{started.pk}/").content.decode()
     assert 'id="addendum-offer"' not in html and "addendum-1.pdf" in html and "prestart.pdf" in html
+    # each report the control corps gets, by its name on the page, as a PDF and as a CSV
+    links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', html.split('id="report-links">')[1].split("</p>")[0])
+    base = f"/tournaments/{started.pk}/payouts/reports"
+    assert links[:6] == [
+        (f"{base}/prestart.pdf", "Pre-start report"),
+        (f"{base}/prestart.csv", "CSV"),
+        (f"{base}/addendum-1.pdf", "Addendum 1"),
+        (f"{base}/addendum-1.csv", "CSV"),
+        (f"{base}/rulings.pdf", "Rulings report"),
+        (f"{base}/rulings.csv", "CSV"),
+    ]
 
 
 # --- ROLE-05: rulings -------------------------------------------------------------------------------
