@@ -9,7 +9,9 @@ from django.utils import timezone
 
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
-from tournaments.formats.models import Match, MatchGame, QualifiedEntry, SeatRequest
+from tournaments.clock import services as clock_services
+from tournaments.formats.models import Bracket, Match, MatchGame, QualifiedEntry, SeatRequest
+from tournaments.formats.selectors import bracket_data, match_data
 from tournaments.formats.services import headsup
 from tournaments.models import Entry, LedgerRow, Tournament
 
@@ -458,8 +460,6 @@ def test_fmt12_the_final_game_names_the_champion_in_the_log_and_ends_the_event_a
     """The last game of the final: the log's game row names the champion, the bracket page
     reads completed with him as champion, and the event ends (its clock stopped) in the name of
     the director who recorded the game, not of the system."""
-    from tournaments.clock import services as clock_services
-    from tournaments.formats.selectors import bracket_data
 
     t = heads_up(size=2, name="Final")
     field(t, 2)
@@ -486,7 +486,6 @@ def test_fmt12_a_groups_last_game_logs_its_survivors_and_their_places_in_the_nex
     """A group that plays one round: its last game's log row lists the survivors (match by
     match) and the stage they go to; each has an entry there from the moment the group ended,
     and the group ends (its clock stopped) in the director's name."""
-    from tournaments.clock import services as clock_services
 
     final_day = heads_up(size=2, name="Final day", punctuality="LATENESS")
     group = heads_up(size=4, rounds_to_play=1, feeds_into=final_day, name="Group 1")
@@ -510,7 +509,6 @@ def test_fmt12_a_semi_final_winner_waits_for_his_opponent_in_his_own_bracket(hea
     """Two brackets of four drawn the same evening: the winner of a semi-final goes to the
     final of his own bracket, which stays waiting (it cannot start) until the other semi-final
     is over."""
-    from tournaments.formats.selectors import bracket_data
 
     other = heads_up(size=4, name="Group A")
     field(other, 4)
@@ -532,7 +530,6 @@ def test_fmt12_a_semi_final_winner_waits_for_his_opponent_in_his_own_bracket(hea
 def test_fmt12_a_replacement_takes_the_side_of_the_player_who_did_not_come(heads_up, field, make_person, actor, cashier_actor):
     """Scenario 34 with the first-drawn player absent: the newcomer sits in his place, the
     player who was on time keeps his."""
-    from tournaments.formats.selectors import match_data
 
     t = heads_up(size=2, level_minutes=10, name="Table 1")
     field(t, 2)
@@ -675,8 +672,6 @@ def test_fmt12_the_timer_reads_every_match_in_play_in_one_query(heads_up, field,
 
 
 def test_fmt12_a_draw_with_more_players_than_the_bracket_holds_is_refused_in_words(make_tournament, field, actor):
-    from tournaments.formats.models import Bracket
-
     t = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, start_at=T0)
     field(t, 5)  # sold before the director made the bracket of 4 places
     headsup.create_bracket(t, actor=actor, size=4)
