@@ -148,10 +148,13 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
     if is_cancelled(t):
         return pool_engine.prize_pool(collected, cancelled=True)
     pools = t.side_pools.all() if side_pools is None else side_pools
+    percents = _deduction_percents(t)
     fixed = {}
     for p in pools:  # two side pools may share a name: each takes its own part out of the pool
         if p.from_prize_pool > 0:
-            fixed[p.name] = fixed.get(p.name, ZERO) + p.from_prize_pool
+            # a side prize named like a deduction is a line of its own, beside the deduction's
+            name = p.name if p.name not in percents else f"{p.name} ({p.get_kind_display()})"
+            fixed[name] = fixed.get(name, ZERO) + p.from_prize_pool
     role, event = multiday_role(t)
     chip_leaders, chip_label = ZERO, str(_("Chip-leader prizes (Day 1 flights)"))
     if role == "DAY2":
@@ -159,7 +162,7 @@ def pool_breakdown(t, *, side_pools=None) -> pool_engine.PoolBreakdown:
         chip_leaders = event_chip_leader_total(event)
         if chip_leaders > 0:
             fixed[chip_label] = chip_leaders
-    kwargs = dict(deductions_percent=_deduction_percents(t), guarantee=t.guarantee, guarantee_is_gross=HouseRules.of(t).guarantee_is_gross)
+    kwargs = dict(deductions_percent=percents, guarantee=t.guarantee, guarantee_is_gross=HouseRules.of(t).guarantee_is_gross)
     try:
         return pool_engine.prize_pool(collected, fixed_deductions=fixed, **kwargs)
     except ValueError:

@@ -697,3 +697,28 @@ def test_fmt12_the_field_cap_never_passes_the_brackets_places_so_the_desk_never_
     with pytest.raises(DomainError):
         field(t, 1)
     assert t.entries.count() == 4
+
+
+def test_pay02_a_group_two_stages_below_the_final_pays_into_the_finals_pool_and_its_guarantee_is_set_there(heads_up, field, api, director):
+    """Group 1 feeds Stage 2, which feeds the Final day with Group 3: the €100 prize parts sold at
+    Group 1 (4), Stage 2 (2) and Group 3 (4) make the final's pool of €1,000; the groups and the
+    stage collect nothing of their own (their money is carried on), and a guarantee asked of any of them is the final's to set."""
+    final = heads_up(size=4, name="Final day")
+    stage = heads_up(size=4, rounds_to_play=1, feeds_into=final, name="Stage 2")
+    group1 = heads_up(size=4, rounds_to_play=1, feeds_into=stage, name="Group 1")
+    group3 = heads_up(size=4, rounds_to_play=1, feeds_into=final, name="Group 3")
+    for t, n in ((group1, 4), (stage, 2), (group3, 4)):
+        field(t, n)
+    pools = {t.name: api(director).get(f"/api/v1/tournaments/{t.pk}/payouts/pool/").json() for t in (final, stage, group1, group3)}
+    assert {name: (p["collected"], p["total"]) for name, p in pools.items()} == {
+        "Final day": ("1000.00", "1000.00"),
+        "Stage 2": ("0.00", "0.00"),
+        "Group 1": ("0.00", "0.00"),
+        "Group 3": ("0.00", "0.00"),
+    }
+    for t in (group1, stage, group3):
+        r = api(director).patch(f"/api/v1/tournaments/{t.pk}/", {"guarantee": "2500", "override_reason": "sponsor"}, format="json")
+        assert (r.status_code, r.json()["code"]) == (409, "guarantee_elsewhere"), t.name
+        assert r.json()["detail"] == "The prize pool of this tournament is Final day's: set the guarantee there.", t.name
+    r = api(director).patch(f"/api/v1/tournaments/{final.pk}/", {"guarantee": "2500", "override_reason": "sponsor"}, format="json")
+    assert r.status_code == 200, r.content
