@@ -722,3 +722,27 @@ def test_pay02_a_group_two_stages_below_the_final_pays_into_the_finals_pool_and_
         assert r.json()["detail"] == "The prize pool of this tournament is Final day's: set the guarantee there.", t.name
     r = api(director).patch(f"/api/v1/tournaments/{final.pk}/", {"guarantee": "2500", "override_reason": "sponsor"}, format="json")
     assert r.status_code == 200, r.content
+
+
+def test_fmt12_a_stage_that_would_qualify_its_players_for_itself_is_refused_and_a_chain_to_a_final_is_not(heads_up, api, director, make_tournament):
+    """Stage 2 qualifies for Stage 3: Stage 3 cannot then be set to qualify for Stage 2 (its
+    survivors and money would go round for ever and reach no final), nor a stage for itself; a
+    group feeding Stage 2 (a chain ending in a final) is taken."""
+    stage3 = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name="Stage 3", start_at=T0)
+    stage2 = heads_up(size=4, rounds_to_play=1, feeds_into=stage3, name="Stage 2")
+    lone = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name="Lone", start_at=T0)
+    for t, target in ((stage3, stage2), (lone, lone)):
+        r = api(director).post("/api/v1/formats/headsup/", {"tournament": t.pk, "size": 4, "rounds_to_play": 1, "feeds_into": target.pk}, format="json")
+        assert (r.status_code, r.json()) == (
+            400,
+            {
+                "code": "bracket_loop",
+                "detail": "A stage cannot qualify its players for itself, nor for a stage that feeds it.",
+                "fields": ["feeds_into"],
+            },
+        ), t.name
+        t.refresh_from_db()
+        assert not hasattr(t, "bracket"), t.name  # nothing was kept of the refused bracket
+    group = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name="Group 1", start_at=T0)
+    r = api(director).post("/api/v1/formats/headsup/", {"tournament": group.pk, "size": 4, "rounds_to_play": 1, "feeds_into": stage2.pk}, format="json")
+    assert r.status_code == 201, r.content

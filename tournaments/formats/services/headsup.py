@@ -65,6 +65,8 @@ def create_bracket(
         raise ValidationFailed("bad_rounds", _("A group plays between 1 and %(n)s rounds.") % {"n": engine.rounds_in(size)})
     if hasattr(t, "bracket"):
         raise FormatError("bracket_exists", _("This tournament already has a bracket."))
+    if feeds_into is not None and _feeds(feeds_into, t):
+        raise ValidationFailed("bracket_loop", _("A stage cannot qualify its players for itself, nor for a stage that feeds it."), fields=["feeds_into"])
     if int(paid_players) not in engine.BRACKET_SIZES:
         raise ValidationFailed("bad_paid_players", _("The players paid are those of a whole round: 2, 4, 8, 16, 32 or 64."))
     bracket = Bracket.objects.create(
@@ -148,6 +150,21 @@ def create_headsup_event(
         previous_group=previous_group,
         paid_players=paid_players,
     )
+
+
+def _feeds(start, t) -> bool:
+    """Whether the stages from ``start`` on (``start``, the stage it qualifies for, and so on)
+    reach ``t``: a group set to feed ``start`` would then feed itself, and its survivors and
+    money would go round the loop (FMT-12) instead of into a final."""
+    seen = set()
+    stage = start
+    while stage is not None and stage.pk not in seen:
+        if stage.pk == t.pk:
+            return True
+        seen.add(stage.pk)
+        bracket = Bracket.objects.filter(tournament_id=stage.pk).select_related("feeds_into").first()
+        stage = bracket.feeds_into if bracket is not None else None
+    return False
 
 
 def _bracket_of(t) -> Bracket:
