@@ -292,3 +292,63 @@ def test_pen07_the_players_pages_show_each_prize_won_and_never_the_forfeited_one
     assert sel.person_prizes(cheat.person)["prizes_unpaid"] == []
     # the lobby's results once it is over: what each place won, the cheat's line left out
     assert sel.won_by_entry(t) == {str(e.pk): {"amount": a, "prize": ""} for e, a in ((first, "400.00"), (second, "300.00"), (third, "200.00"))}
+
+
+def test_pen07_under_next_place_the_fifth_s_phone_shows_the_prize_moved_to_him_ready_only_while_the_table_is_locked(field, actor, director):
+    """NEXT_PLACE: the cheat eliminated without prize at 4 (three still playing), the 5th is paid
+    the 4th's €100 at once: his phone shows it, from the stream as from its own poll. Every
+    main prize is ready at the desk only while the payout table is locked: unlocked to be
+    edited, the phones say not ready and the desk refuses; locked again, ready."""
+    from tournaments.live.snapshot import build_snapshot
+    from tournaments.phone.views import phone_index
+
+    t = field("NEXT_PLACE")
+    for _ in range(6):
+        bust_one(t, actor)
+    floor.issue_penalty(t, playing(t)[0], kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+    fifth = by_place(t, 5)
+    hundred = [{"amount": "100.00", "kind": "CASH", "description": "Prize forfeited by place 4 (PEN-07)", "paid": False, "ready": False}]
+    snap = build_snapshot(t.pk)
+    assert snap["places_paid"] == 4
+    assert phone_index(t.pk, snap, {})[1][fifth.pk].part["prizes"] == hundred
+    assert Client().get(f"/p/{fifth.phone_token}/state/").json()["prizes"] == hundred
+
+    while len(playing(t)) > 1:
+        bust_one(t, actor)
+    sign_twice(t, director)
+    second = by_place(t, 2)
+    services.unlock_payout_table(t, actor=actor, reason="a typo in the ladder")
+    assert [p["ready"] for p in Client().get(f"/p/{second.phone_token}/state/").json()["prizes"]] == [False]
+    assert [p["ready"] for p in Client().get(f"/p/{fifth.phone_token}/state/").json()["prizes"]] == [False]
+    with pytest.raises(DomainError) as refused:
+        services.pay_prize(second, method="TRANSFER", reference="IBAN", actor=actor)
+    assert refused.value.code == "table_not_locked"
+    services.lock_payout_table(t, actor=actor)
+    assert Client().get(f"/p/{second.phone_token}/state/").json()["prizes"] == [
+        {"amount": "300.00", "kind": "CASH", "description": "", "paid": False, "ready": True}
+    ]
+    assert [p["ready"] for p in Client().get(f"/p/{fifth.phone_token}/state/").json()["prizes"]] == [True]
+    services.pay_prize(second, method="TRANSFER", reference="IBAN", actor=actor)
+
+
+def test_pen07_the_lobby_results_list_each_place_with_its_share_of_a_redistributed_prize(field, actor):
+    """REDISTRIBUTE: the cheat is eliminated without prize with two left (2nd, his €300
+    forfeited); once it is over the lobby's results list what the others won: 1st 400 + 171.44,
+    3rd 200 + 85.71, 4th 100 + 42.85 (300 in proportion to 400 / 200 / 100, rounded down to the
+    cent: 171.42 + 85.71 + 42.85 = 299.98, the 2 odd cents to the best place), the cheat nothing."""
+    from tournaments.live.snapshot import build_snapshot
+
+    t = field("REDISTRIBUTE")
+    for _ in range(8):
+        bust_one(t, actor)  # places 10 to 3
+    cheat = playing(t)[0]
+    floor.issue_penalty(t, cheat, kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+    assert len(playing(t)) == 1
+    lifecycle.finish(t, actor=actor)
+    first, third, fourth = by_place(t, 1), by_place(t, 3), by_place(t, 4)
+    assert by_place(t, 2) == cheat
+    assert build_snapshot(t.pk)["won"] == {
+        str(first.pk): {"amount": "571.44", "prize": ""},
+        str(third.pk): {"amount": "285.71", "prize": ""},
+        str(fourth.pk): {"amount": "142.85", "prize": ""},
+    }
