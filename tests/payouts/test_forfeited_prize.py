@@ -352,3 +352,57 @@ def test_pen07_the_lobby_results_list_each_place_with_its_share_of_a_redistribut
         str(third.pk): {"amount": "285.71", "prize": ""},
         str(fourth.pk): {"amount": "142.85", "prize": ""},
     }
+
+
+def test_pen07_the_cheat_forfeits_his_medal_too_and_the_winner_s_ticket_and_trophy_are_shown_and_ready(
+    make_tournament, make_person, cashier_actor, actor, director
+):
+    """A ticket and a sponsored item are prizes like the cash: the cheat eliminated without prize
+    at 4 loses his €100 and his medal; the winner's phone lists his €300, his €100 ticket and his
+    trophy (an item has no money value: ready once his place is released all the same), and the
+    lobby's results name them beside the cash; the cheat is in neither. The trophy handed over
+    moves no money: his data export lists it without a receipt."""
+    from tournaments.live.snapshot import build_snapshot
+
+    t = make_tournament(buy_in=D("100"), fee=D("0"))
+    for _ in range(10):
+        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    table = [{"place": i, "amount": a} for i, a in enumerate(["300", "300", "200", "100"], 1)]
+    table += [
+        {"place": 1, "kind": "TICKET", "amount": "100", "description": "Sunday Main"},
+        {"place": 1, "kind": "ITEM", "amount": "0", "description": "Trophy"},
+        {"place": 4, "kind": "ITEM", "amount": "0", "description": "Medal"},
+    ]
+    services.edit_payout_table(t, table, actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    cheat = play_out_with_a_cheat(t, actor)
+    assert cheat.place == 4
+    sign_twice(t, director)
+    lifecycle.finish(t, actor=actor)
+    first = by_place(t, 1)
+    assert Client().get(f"/p/{first.phone_token}/state/").json()["prizes"] == [
+        {"amount": "300.00", "kind": "CASH", "description": "", "paid": False, "ready": True},
+        {"amount": "100.00", "kind": "TICKET", "description": "Sunday Main", "paid": False, "ready": True},
+        {"amount": "0.00", "kind": "ITEM", "description": "Trophy", "paid": False, "ready": True},
+    ]
+    assert Client().get(f"/p/{cheat.phone_token}/state/").json()["prizes"] == []
+    won = build_snapshot(t.pk)["won"]
+    assert won[str(first.pk)] == {"amount": "300.00", "prize": "Ticket: Sunday Main + Item: Trophy"}
+    assert str(cheat.pk) not in won and won[str(by_place(t, 2).pk)] == {"amount": "300.00", "prize": ""}
+    # the trophy handed over at the desk: no money moved, no receipt; his data export lists it so
+    services.pay_prize(first, method="CASH", actor=actor, source="MAIN:ITEM")
+    [trophy] = client_for(director).get(f"/api/v1/people/{first.person_id}/export/").json()["prize_payments"]
+    assert {k: v for k, v in trophy.items() if k != "created_at"} == {
+        "tournament": t.pk,
+        "entry": first.pk,
+        "source": "MAIN:ITEM",
+        "kind": "ITEM",
+        "place": 1,
+        "amount": "0.00",
+        "method": "",
+        "reference": "",
+        "payee": first.person.full_name,
+        "receipt_number": None,
+    }
