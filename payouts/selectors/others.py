@@ -135,8 +135,9 @@ def entries_prizes(tournament, places_paid: int | None = None) -> dict[int, dict
 
 def _anybody_may_have_won(t, places_paid: int) -> bool:
     """An entry placed within the places paid (as many places lower as prizes were forfeited:
-    under NEXT_PLACE each moves the prizes one place down, PEN-07), a side prize awarded, or a
-    flight's chip-leader award (PAY-08): what ``dues`` lists, or nothing."""
+    under NEXT_PLACE each moves the prizes one place down, PEN-07), a side prize awarded (the
+    Last Longer, PAY-10, may go to a player still playing, far from the money), or a flight's
+    chip-leader award (PAY-08): what ``dues`` lists, or nothing."""
     reach = places_paid + len(setup_selectors.prize_forfeited_entries(t))
     return (
         t.entries.filter(place__isnull=False, place__lte=reach).exists() or SideAward.objects.filter(pool__tournament=t).exists() or bool(chip_leader_awards(t))
