@@ -406,3 +406,26 @@ def test_pen07_the_cheat_forfeits_his_medal_too_and_the_winner_s_ticket_and_trop
         "payee": first.person.full_name,
         "receipt_number": None,
     }
+
+
+def test_pen07_a_share_of_a_few_cents_is_ready_on_the_phone_and_paid_at_the_desk(make_tournament, make_person, cashier_actor, actor, director):
+    """REDISTRIBUTE, a table of 400 / 300 / 299 / 1: the cheat at 4 forfeits €1.00, shared in
+    proportion to 400 / 300 / 299 rounded down to the cent (0.40, 0.30, 0.29, the odd cent to
+    1st: 0.41). The 3rd's phone shows his €0.29 ready like his €299, and the desk pays it."""
+    t = make_tournament(buy_in=D("100"), fee=D("0"), settings={"forfeited_prize": "REDISTRIBUTE"})
+    for _ in range(10):
+        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    services.edit_payout_table(t, [{"place": i, "amount": a} for i, a in enumerate(["400", "300", "299", "1"], 1)], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    play_out_with_a_cheat(t, actor)
+    sign_twice(t, director)
+    third = by_place(t, 3)
+    assert Client().get(f"/p/{third.phone_token}/state/").json()["prizes"] == [
+        {"amount": "299.00", "kind": "CASH", "description": "", "paid": False, "ready": True},
+        {"amount": "0.29", "kind": "CASH", "description": "Prize forfeited by place 4 (PEN-07)", "paid": False, "ready": True},
+    ]
+    assert [x["amount"] for x in sel.forfeit_plan(t)["extras"]] == [D("0.41"), D("0.30"), D("0.29")]
+    payment = services.pay_prize(third, method="CASH", actor=actor, source=sel.FORFEIT_SOURCE)
+    assert payment.amount == D("0.29")
