@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tdmanager.money import ZERO
 from tournaments.house import HouseRules
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.setup import selectors as setup_selectors
 
 from ..models import PayoutTable, PrizePayment, SideAward, Ticket
@@ -22,6 +23,11 @@ from .bounties import NO_BOUNTY, bounties_of, bounties_won, bounty_parts
 from .common import money
 from .prizes import chip_leader_awards, dues
 from .table import _label, table_state
+
+#: An entry that may have won a prize: placed, or awarded one that needs no place (a side prize,
+#: a flight's chip-leader prize, PAY-08: the chip leader bags and plays on, his flight entry
+#: never placed).
+MAY_HAVE_WON = Q(place__isnull=False) | Q(side_awards__isnull=False) | Q(chip_leader_awards__isnull=False)
 
 
 def won_by_entry(t, prizes=None) -> dict:
@@ -72,8 +78,7 @@ def person_prizes(person) -> dict:
         for t in Ticket.objects.filter(holder=person).order_by("id")
     ]
     unpaid = []
-    placed = Tournament.objects.filter(entries__person=person, entries__place__isnull=False).distinct()
-    for t in placed:
+    for t in Tournament.objects.filter(pk__in=Entry.objects.filter(MAY_HAVE_WON, person=person).values("tournament_id")):
         for d in dues(t):
             if d["person"].pk == person.pk and not d["paid"] and not d["forfeited"]:
                 unpaid.append({"tournament": t.pk, "entry": d["entry_id"], "place": d["place"], "kind": d["kind"], "amount": money(d["amount"])})
@@ -82,23 +87,24 @@ def person_prizes(person) -> dict:
 
 def entry_prizes(entry) -> dict:
     """What the player's phone page shows of payouts for this entry alone: the prizes it won
-    (a forfeited one is left out), once it has a place; in a bounty event its ``bounty``
-    (``bounty_parts``)."""
+    (a forfeited one is left out), once it may have won one (``MAY_HAVE_WON``); in a bounty
+    event its ``bounty`` (``bounty_parts``)."""
     rules = HouseRules.of(entry.tournament)
     out = bounty_parts(entry.tournament, rules, [entry.pk]).get(entry.pk, {}) if rules.bounty != NO_BOUNTY else {}
-    if entry.place is None:
+    if not Entry.objects.filter(MAY_HAVE_WON, pk=entry.pk).exists():
         return {"prizes": [], **out}
     return {"prizes": _phone_prizes(dues(entry.tournament), entry.tournament).get(entry.pk, []), **out}
 
 
 def history_prizes(entries) -> dict[int, dict]:
     """{entry id: {"prizes": [...], "bounties": {...}}} for a player's history page: what each
-    placed entry won (the payouts worked out once per tournament) and, in a bounty event, the
-    bounties it won (``bounties_won``, one query for them all)."""
+    entry that may have won (``MAY_HAVE_WON``) won (the payouts worked out once per tournament)
+    and, in a bounty event, the bounties it won (``bounties_won``, one query for them all)."""
     out: dict[int, dict] = {}
     by_tournament: dict = {}
+    won_some = set(Entry.objects.filter(MAY_HAVE_WON, pk__in=[e.pk for e in entries]).values_list("pk", flat=True))
     for e in entries:
-        if e.place is not None:
+        if e.pk in won_some:
             by_tournament.setdefault(e.tournament, []).append(e.pk)
     for t, ids in by_tournament.items():
         won = _phone_prizes(dues(t), t)
@@ -111,7 +117,7 @@ def history_prizes(entries) -> dict[int, dict]:
 
 
 def entries_prizes(tournament, places_paid: int | None = None) -> dict[int, dict]:
-    """``entry_prizes`` for every entry of the tournament with a place, the prizes worked out
+    """``entry_prizes`` for every entry of the tournament that may have won, the prizes worked out
     once: ``{entry id: {"prizes": [...]}}``. With ``places_paid`` (the lobby's, of the same
     change), they are worked out only once somebody may have won: a big field's busts, far
     from the money, cost no payout table at every change. In a bounty event every entry with a
@@ -120,7 +126,7 @@ def entries_prizes(tournament, places_paid: int | None = None) -> dict[int, dict
     out: dict[int, dict] = dict(bounty_parts(tournament, rules)) if rules.bounty != NO_BOUNTY else {}
     if places_paid is not None and not _anybody_may_have_won(tournament, places_paid):
         return out
-    if not tournament.entries.filter(place__isnull=False).exists():
+    if not tournament.entries.filter(MAY_HAVE_WON).exists():
         return out
     for entry, prizes in _phone_prizes(dues(tournament), tournament).items():
         out[entry] = {**out.get(entry, {}), "prizes": prizes}
@@ -129,8 +135,9 @@ def entries_prizes(tournament, places_paid: int | None = None) -> dict[int, dict
 
 def _anybody_may_have_won(t, places_paid: int) -> bool:
     """An entry placed within the places paid (as many places lower as prizes were forfeited:
-    under NEXT_PLACE each moves the prizes one place down, PEN-07), a side prize awarded, or a
-    flight's chip-leader award (PAY-08): what ``dues`` lists, or nothing."""
+    under NEXT_PLACE each moves the prizes one place down, PEN-07), a side prize awarded (the
+    Last Longer, PAY-10, may go to a player still playing, far from the money), or a flight's
+    chip-leader award (PAY-08): what ``dues`` lists, or nothing."""
     reach = places_paid + len(setup_selectors.prize_forfeited_entries(t))
     return (
         t.entries.filter(place__isnull=False, place__lte=reach).exists() or SideAward.objects.filter(pool__tournament=t).exists() or bool(chip_leader_awards(t))

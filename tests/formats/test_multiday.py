@@ -573,3 +573,134 @@ def test_elm01_day2_places_its_busts_by_bust_order_when_it_ends_keeping_a_bust_s
     # The clock stops once, as the format's end, in the director's name.
     stopped = day2.events.get(action="tournaments.clock.finished")
     assert (stopped.payload["reason"], stopped.actor) == ("format finished", actor.user)
+
+
+def test_a_day1_chip_leader_sees_his_prize_on_his_phone_while_he_has_no_place(event, make_person, cashier_actor, actor, director):
+    """PAY-08: the flight closed, its chip leader bagged (no place: he plays on on Day 2) and
+    won 2,000 at its desk: his phone lists the prize, ready to collect, whether it is read for
+    his page alone or built with every phone of the flight; the third bagged stack wins 500.
+    The staff's history of the player lists it owed."""
+    import re
+
+    from django.test import Client
+
+    from tournaments.live.snapshot import build_snapshot
+    from tournaments.phone.views import phone_index, phone_state
+
+    t = flight(event, "1A")
+    es = [cashier.register(t, make_person(n), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob", "Cid", "Dan")]
+    lifecycle.start(t, actor=actor)
+    bust(es[3])
+    bags = [(es[0], 60000, "1"), (es[1], 20000, "2"), (es[2], 40000, "3")]
+    multiday.bag_chips(t, [{"entry": e.pk, "chips": c, "bag_number": n} for e, c, n in bags], actor=actor)
+    multiday.close_flight(t, actor=actor)
+
+    ann = Entry.objects.get(pk=es[0].pk)
+    assert ann.place is None
+    page = Client().get(f"/p/{ann.phone_token}/state/").json()
+    assert [(p["kind"], p["amount"], p["paid"], p["ready"]) for p in page["prizes"]] == [("CASH", "2000.00", False, True)]
+    assert "1A" in page["prizes"][0]["description"]
+    snap = build_snapshot(t.pk)
+    public, every = phone_index(t.pk, snap, {})
+    assert every[ann.pk].part["prizes"] == page["prizes"]
+    assert [p["amount"] for p in every[es[1].pk].part["prizes"]] == ["500.00"]
+    assert every[es[3].pk].part["prizes"] == []
+    for e in es:  # each phone reads the same page from the stream as from its own poll
+        assert phone_state(e.pk, snap) == {**public, **every[e.pk].part}, e.number
+    staff = Client()
+    staff.force_login(director)
+    html = staff.get(f"/people/{ann.person_id}/").content.decode()
+    assert re.findall(r'<td class="prize">([^<]*)</td>', html) == ["€2,000.00 (owed)"]
+
+
+def test_a_flight_s_page_takes_the_desk_to_its_payouts_and_its_chip_leader_prizes_due(event, make_person, cashier_actor, actor, director):
+    """PAY-08 prizes are paid at the flight's desk: the flight's page has the payouts' buttons
+    (its payouts, the prizes due, the deal calculator) and the prizes due list its chip leader's."""
+    import re
+
+    from django.test import Client
+
+    t = flight(event, "1A")
+    es = [cashier.register(t, make_person(n), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob")]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(t, [{"entry": es[0].pk, "chips": 45000, "bag_number": "1"}, {"entry": es[1].pk, "chips": 15000, "bag_number": "2"}], actor=actor)
+    multiday.close_flight(t, actor=actor)
+
+    desk = Client()
+    desk.force_login(director)
+    page = desk.get(f"/tournaments/{t.pk}/").content.decode()
+    buttons = re.findall(r'<a class="button" href="([^"]*)">([^<]*)</a>', page)
+    payouts = [b for b in buttons if "payouts" in b[0]]
+    assert payouts == [
+        (f"/tournaments/{t.pk}/payouts/", "Payouts"),
+        (f"/payouts/due/?t={t.pk}", "Payouts due"),
+        (f"/tournaments/{t.pk}/payouts/deal/", "Deal calculator"),
+    ]
+    for url, _label in payouts:
+        assert desk.get(url).status_code == 200, url
+    due = desk.get(payouts[1][0]).content.decode()
+    assert "Chip leader no. 1 of flight 1A" in due and "Chip leader no. 2 of flight 1A" in due
+
+
+def test_a_chip_leader_paid_in_a_ticket_finds_the_prize_and_the_ticket_in_his_data_export(structure, make_person, cashier_actor, actor, api, director):
+    """PAY-08 in tickets: the chip leader has no place on Day 1 (he plays on), yet his export
+    lists the 2,000 prize owed him (an erasure waits for it); paid at the desk, a personal
+    ticket of 2,000 is issued: the export lists the payment with its receipt and the ticket."""
+    from payouts import selectors as payout_selectors
+    from payouts import services as payouts
+    from payouts.models import Ticket
+
+    small = one_flight_event(structure, actor)
+    small.chip_leader_prize_kind = "TICKET"  # the event's setting (cash by default)
+    small.save(update_fields=["chip_leader_prize_kind"])
+    t = flight(small, "1A")
+    es = [cashier.register(t, make_person(n, "Leader"), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob")]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(t, [{"entry": es[0].pk, "chips": 30000, "bag_number": "1"}, {"entry": es[1].pk, "chips": 10000, "bag_number": "2"}], actor=actor)
+    multiday.close_flight(t, actor=actor)
+    ann = Entry.objects.get(pk=es[0].pk)
+    assert ann.place is None
+
+    def export():
+        r = api(director).get(f"/api/v1/people/{ann.person_id}/export/")
+        assert r.status_code == 200
+        return r.json()
+
+    before = export()
+    assert before["prizes_unpaid"] == [{"tournament": t.pk, "entry": ann.pk, "place": None, "kind": "TICKET", "amount": "2000.00"}]
+    assert before["prize_payments"] == [] and before["tickets"] == []
+
+    [source] = [d["source"] for d in payout_selectors.dues(t) if d["entry_id"] == ann.pk]
+    payouts.pay_prize(ann, method="CASH", actor=cashier_actor, source=source)
+    row = LedgerRow.objects.get(tournament=t, kind=LedgerRow.PAYOUT)
+    ticket = Ticket.objects.get()
+    after = export()
+    assert after["prizes_unpaid"] == []
+    [payment] = after["prize_payments"]
+    assert {k: v for k, v in payment.items() if k != "created_at"} == {
+        "tournament": t.pk,
+        "entry": ann.pk,
+        "source": source,
+        "kind": "TICKET",
+        "place": None,
+        "amount": "2000.00",
+        "method": "OTHER",
+        "reference": "",
+        "payee": "Ann Leader",
+        "receipt_number": row.receipt_number,
+    }
+    assert row.receipt_number
+    assert after["tickets"] == [
+        {
+            "id": ticket.pk,
+            "target": None,
+            "value": "2000.00",
+            "description": "Chip leader no. 1 of flight 1A",
+            "status": "ISSUED",
+            "created_at": ticket.created_at.isoformat(),
+            "redeemed_entry": None,
+        }
+    ]
+    # Bob's own export holds his 1,000 ticket still owed, nothing of Ann's
+    bob = api(director).get(f"/api/v1/people/{es[1].person_id}/export/").json()
+    assert bob["tickets"] == [] and [(p["entry"], p["amount"]) for p in bob["prizes_unpaid"]] == [(es[1].pk, "1000.00")]

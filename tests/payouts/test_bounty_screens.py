@@ -268,3 +268,18 @@ def test_pay02_a_pko_lobby_summary_keeps_the_bounty_money_apart_and_names_what_t
     # The payout table's row and its prizes, read once, serve the ladder and what each won.
     assert len([q for q in ctx.captured_queries if 'FROM "payouts_payouttable"' in (q["sql"] or "")]) == 1
     assert (s["bounty_money"], s["bounty"]["paid"], s["bounty"]["top"]) == ("200.00", "200.00", [])
+
+
+def test_pay02_the_pko_winner_s_phone_shows_his_prize_and_his_bounties_from_the_stream_as_from_its_poll(pko, actor):
+    """Anna knocks Carla out too and wins: her phone shows the €200 prize pool (one place paid)
+    and her bounties: 25 for Bruno, 37 for Carla (half her 75, rounded down to €1) and her own
+    head of 113 (75 + the 38 onto it), 175 won, 25 of it collected; the same from the stream."""
+    t, (anna, _bruno, carla, _dario) = pko
+    out(t, carla, anna, actor=actor)
+    lifecycle.finish(t, actor=actor)
+    snap = build_snapshot(t.pk)
+    public, own = phone_index(t.pk, snap, {})
+    mine = own[anna.pk].part
+    assert mine["prizes"] == [{"amount": "200.00", "kind": "CASH", "description": "", "paid": False, "ready": False}]
+    assert mine["bounty"] == {"kind": "PKO", "head": None, "won": "175.00", "collected": "25.00", "to_collect": "150.00", "knockouts": 2}
+    assert phone_state(anna.pk, snap) == {**public, **mine}

@@ -292,3 +292,140 @@ def test_pen07_the_players_pages_show_each_prize_won_and_never_the_forfeited_one
     assert sel.person_prizes(cheat.person)["prizes_unpaid"] == []
     # the lobby's results once it is over: what each place won, the cheat's line left out
     assert sel.won_by_entry(t) == {str(e.pk): {"amount": a, "prize": ""} for e, a in ((first, "400.00"), (second, "300.00"), (third, "200.00"))}
+
+
+def test_pen07_under_next_place_the_fifth_s_phone_shows_the_prize_moved_to_him_ready_only_while_the_table_is_locked(field, actor, director):
+    """NEXT_PLACE: the cheat eliminated without prize at 4 (three still playing), the 5th is paid
+    the 4th's €100 at once: his phone shows it, from the stream as from its own poll. Every
+    main prize is ready at the desk only while the payout table is locked: unlocked to be
+    edited, the phones say not ready and the desk refuses; locked again, ready."""
+    from tournaments.live.snapshot import build_snapshot
+    from tournaments.phone.views import phone_index
+
+    t = field("NEXT_PLACE")
+    for _ in range(6):
+        bust_one(t, actor)
+    floor.issue_penalty(t, playing(t)[0], kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+    fifth = by_place(t, 5)
+    hundred = [{"amount": "100.00", "kind": "CASH", "description": "Prize forfeited by place 4 (PEN-07)", "paid": False, "ready": False}]
+    snap = build_snapshot(t.pk)
+    assert snap["places_paid"] == 4
+    assert phone_index(t.pk, snap, {})[1][fifth.pk].part["prizes"] == hundred
+    assert Client().get(f"/p/{fifth.phone_token}/state/").json()["prizes"] == hundred
+
+    while len(playing(t)) > 1:
+        bust_one(t, actor)
+    sign_twice(t, director)
+    second = by_place(t, 2)
+    services.unlock_payout_table(t, actor=actor, reason="a typo in the ladder")
+    assert [p["ready"] for p in Client().get(f"/p/{second.phone_token}/state/").json()["prizes"]] == [False]
+    assert [p["ready"] for p in Client().get(f"/p/{fifth.phone_token}/state/").json()["prizes"]] == [False]
+    with pytest.raises(DomainError) as refused:
+        services.pay_prize(second, method="TRANSFER", reference="IBAN", actor=actor)
+    assert refused.value.code == "table_not_locked"
+    services.lock_payout_table(t, actor=actor)
+    assert Client().get(f"/p/{second.phone_token}/state/").json()["prizes"] == [
+        {"amount": "300.00", "kind": "CASH", "description": "", "paid": False, "ready": True}
+    ]
+    assert [p["ready"] for p in Client().get(f"/p/{fifth.phone_token}/state/").json()["prizes"]] == [True]
+    services.pay_prize(second, method="TRANSFER", reference="IBAN", actor=actor)
+
+
+def test_pen07_the_lobby_results_list_each_place_with_its_share_of_a_redistributed_prize(field, actor):
+    """REDISTRIBUTE: the cheat is eliminated without prize with two left (2nd, his €300
+    forfeited); once it is over the lobby's results list what the others won: 1st 400 + 171.44,
+    3rd 200 + 85.71, 4th 100 + 42.85 (300 in proportion to 400 / 200 / 100, rounded down to the
+    cent: 171.42 + 85.71 + 42.85 = 299.98, the 2 odd cents to the best place), the cheat nothing."""
+    from tournaments.live.snapshot import build_snapshot
+
+    t = field("REDISTRIBUTE")
+    for _ in range(8):
+        bust_one(t, actor)  # places 10 to 3
+    cheat = playing(t)[0]
+    floor.issue_penalty(t, cheat, kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+    assert len(playing(t)) == 1
+    lifecycle.finish(t, actor=actor)
+    first, third, fourth = by_place(t, 1), by_place(t, 3), by_place(t, 4)
+    assert by_place(t, 2) == cheat
+    assert build_snapshot(t.pk)["won"] == {
+        str(first.pk): {"amount": "571.44", "prize": ""},
+        str(third.pk): {"amount": "285.71", "prize": ""},
+        str(fourth.pk): {"amount": "142.85", "prize": ""},
+    }
+
+
+def test_pen07_the_cheat_forfeits_his_medal_too_and_the_winner_s_ticket_and_trophy_are_shown_and_ready(
+    make_tournament, make_person, cashier_actor, actor, director
+):
+    """A ticket and a sponsored item are prizes like the cash: the cheat eliminated without prize
+    at 4 loses his €100 and his medal; the winner's phone lists his €300, his €100 ticket and his
+    trophy (an item has no money value: ready once his place is released all the same), and the
+    lobby's results name them beside the cash; the cheat is in neither. The trophy handed over
+    moves no money: his data export lists it without a receipt."""
+    from tournaments.live.snapshot import build_snapshot
+
+    t = make_tournament(buy_in=D("100"), fee=D("0"))
+    for _ in range(10):
+        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    table = [{"place": i, "amount": a} for i, a in enumerate(["300", "300", "200", "100"], 1)]
+    table += [
+        {"place": 1, "kind": "TICKET", "amount": "100", "description": "Sunday Main"},
+        {"place": 1, "kind": "ITEM", "amount": "0", "description": "Trophy"},
+        {"place": 4, "kind": "ITEM", "amount": "0", "description": "Medal"},
+    ]
+    services.edit_payout_table(t, table, actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    cheat = play_out_with_a_cheat(t, actor)
+    assert cheat.place == 4
+    sign_twice(t, director)
+    lifecycle.finish(t, actor=actor)
+    first = by_place(t, 1)
+    assert Client().get(f"/p/{first.phone_token}/state/").json()["prizes"] == [
+        {"amount": "300.00", "kind": "CASH", "description": "", "paid": False, "ready": True},
+        {"amount": "100.00", "kind": "TICKET", "description": "Sunday Main", "paid": False, "ready": True},
+        {"amount": "0.00", "kind": "ITEM", "description": "Trophy", "paid": False, "ready": True},
+    ]
+    assert Client().get(f"/p/{cheat.phone_token}/state/").json()["prizes"] == []
+    won = build_snapshot(t.pk)["won"]
+    assert won[str(first.pk)] == {"amount": "300.00", "prize": "Ticket: Sunday Main + Item: Trophy"}
+    assert str(cheat.pk) not in won and won[str(by_place(t, 2).pk)] == {"amount": "300.00", "prize": ""}
+    # the trophy handed over at the desk: no money moved, no receipt; his data export lists it so
+    services.pay_prize(first, method="CASH", actor=actor, source="MAIN:ITEM")
+    [trophy] = client_for(director).get(f"/api/v1/people/{first.person_id}/export/").json()["prize_payments"]
+    assert {k: v for k, v in trophy.items() if k != "created_at"} == {
+        "tournament": t.pk,
+        "entry": first.pk,
+        "source": "MAIN:ITEM",
+        "kind": "ITEM",
+        "place": 1,
+        "amount": "0.00",
+        "method": "",
+        "reference": "",
+        "payee": first.person.full_name,
+        "receipt_number": None,
+    }
+
+
+def test_pen07_a_share_of_a_few_cents_is_ready_on_the_phone_and_paid_at_the_desk(make_tournament, make_person, cashier_actor, actor, director):
+    """REDISTRIBUTE, a table of 400 / 300 / 299 / 1: the cheat at 4 forfeits €1.00, shared in
+    proportion to 400 / 300 / 299 rounded down to the cent (0.40, 0.30, 0.29, the odd cent to
+    1st: 0.41). The 3rd's phone shows his €0.29 ready like his €299, and the desk pays it."""
+    t = make_tournament(buy_in=D("100"), fee=D("0"), settings={"forfeited_prize": "REDISTRIBUTE"})
+    for _ in range(10):
+        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    services.edit_payout_table(t, [{"place": i, "amount": a} for i, a in enumerate(["400", "300", "299", "1"], 1)], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    play_out_with_a_cheat(t, actor)
+    sign_twice(t, director)
+    third = by_place(t, 3)
+    assert Client().get(f"/p/{third.phone_token}/state/").json()["prizes"] == [
+        {"amount": "299.00", "kind": "CASH", "description": "", "paid": False, "ready": True},
+        {"amount": "0.29", "kind": "CASH", "description": "Prize forfeited by place 4 (PEN-07)", "paid": False, "ready": True},
+    ]
+    assert [x["amount"] for x in sel.forfeit_plan(t)["extras"]] == [D("0.41"), D("0.30"), D("0.29")]
+    payment = services.pay_prize(third, method="CASH", actor=actor, source=sel.FORFEIT_SOURCE)
+    assert payment.amount == D("0.29")

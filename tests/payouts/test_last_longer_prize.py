@@ -94,3 +94,25 @@ def test_pay10_while_two_booked_players_still_play_nobody_out_wins_it(last_longe
     finish_at(bea, 2)  # Ada, the last booked player still in, has outlasted the others
     (award,) = services.award_side_pool(pool, actor=actor)
     assert (award.entry.person.first_name, award.amount) == ("Ada", D("100.01"))
+
+
+def test_pay10_a_winner_still_playing_sees_the_last_longer_on_his_phone(last_longer, actor):
+    """Ada and Bea, booked, are out (4th and 3rd); Cloe is the only booked player still in: she
+    wins the 100.01 while she plays on, without a place. Her phone lists it, ready at the desk
+    (a side prize needs no sign-off), from its own poll as from the stream."""
+    from django.test import Client
+
+    from tournaments.live.snapshot import build_snapshot
+    from tournaments.phone.views import phone_index
+
+    t, pool, (ada, bea, cloe, walt) = last_longer
+    finish_at(ada, 4)
+    finish_at(bea, 3)
+    (award,) = services.award_side_pool(pool, actor=actor)
+    assert award.entry == cloe
+    cloe.refresh_from_db()
+    assert cloe.place is None
+    won = [{"amount": "100.01", "kind": "CASH", "description": "Last Longer", "paid": False, "ready": True}]
+    assert Client().get(f"/p/{cloe.phone_token}/state/").json()["prizes"] == won
+    snap = build_snapshot(t.pk)
+    assert phone_index(t.pk, snap, {})[1][cloe.pk].part["prizes"] == won

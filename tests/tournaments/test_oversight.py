@@ -149,6 +149,35 @@ def test_the_tournament_page_offers_the_addendum_once_late_registration_closes(s
     ]
 
 
+def test_each_tournament_s_page_links_its_own_addenda_by_their_numbers(started, make_tournament, make_person, cashier_actor, actor):
+    """ROLE-02: the addenda are numbered per tournament: a second tournament's first addendum is
+    "Addendum 1" on its page, and opens the stubs sold late there."""
+    _late_sale(started, make_person("Dario", "Late"), cashier_actor)
+    oversight.issue_stub_addendum(started, actor=cashier_actor)
+    other = make_tournament(name="Monday Turbo", late_reg_closes_after_level=2, buy_in=Decimal("100"), fee=Decimal("10"))
+    for name in ("Elena", "Fabio"):
+        cashier.register(other, make_person(name, "Verdi"), method="CASH", actor=cashier_actor)
+    lifecycle.start(other, actor=actor, override_minimum=True, prestart_report_sent=True)
+    other.refresh_from_db()
+    _late_sale(other, make_person("Gina", "Late"), cashier_actor)
+    oversight.issue_stub_addendum(other, actor=cashier_actor)
+    _late_sale(other, make_person("Ivo", "Later"), cashier_actor)
+    oversight.issue_stub_addendum(other, actor=cashier_actor)
+    page = Client()
+    page.force_login(cashier_actor.user)
+    html = page.get(f"/tournaments/{other.pk}/").content.decode()
+    links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', html.split('id="report-links">')[1].split("</p>")[0])
+    base = f"/tournaments/{other.pk}/payouts/reports"
+    assert [link for link in links if link[1] != "CSV" and link[0].startswith(base)] == [
+        (f"{base}/prestart.pdf", "Pre-start report"),
+        (f"{base}/addendum-1.pdf", "Addendum 1"),
+        (f"{base}/addendum-2.pdf", "Addendum 2"),
+        (f"{base}/rulings.pdf", "Rulings report"),
+    ]
+    second = client_for(actor.user).get(f"/api/v1/tournaments/{other.pk}/payouts/reports/addendum-2/").data
+    assert [row[3] for row in second["rows"]] == ["Ivo Later"]
+
+
 # --- ROLE-05: rulings -------------------------------------------------------------------------------
 
 
