@@ -270,6 +270,18 @@ class TestWindowsAndSplits:
             services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor)
         assert code(err) == "clock_not_running"
 
+    def test_a_started_event_whose_clock_waits_to_start_pays_no_jackpot(self, jt, make_person, cashier_actor, floor_actor, fund):
+        from tournaments.models import Clock
+
+        t = jt()
+        e = cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
+        t.refresh_from_db()
+        Clock.objects.create(tournament=t)  # the clock is there, not started
+        with pytest.raises(PayoutError) as err:
+            services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor)
+        assert code(err) == "clock_not_running"
+
 
 @pytest.mark.django_db
 class TestPaidAtTheDesk:

@@ -6,6 +6,7 @@ shared or ranked as RP-8 / ELM-04 say. Meanwhile no screen calls "12 left, 12 pa
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone, translation
 
 from payouts import selectors as payouts
@@ -150,3 +151,27 @@ def test_hand_for_hand_announced_again_right_after_the_money_is_a_new_one(bubble
     assert dict(Bust.objects.filter(entry__in=[bubble_out, later]).values_list("entry_id", "place")) == {bubble_out: 13, later: 12}
     seating.hand_completed(t, 2, actor=actor)
     assert clock_of(t).status == Clock.HAND_FOR_HAND  # announced in the money: the director ends it
+
+
+def test_the_clock_page_says_hand_for_hand_ended_by_itself_at_the_money_and_when(bubble, actor):
+    t = bubble(13)
+    seating.record_bust(t, [player_at(t, 1)], actor=actor, table=1)  # 12 left: the money
+    seating.hand_completed(t, 1, actor=actor)
+    with time_machine.travel(T0 + timedelta(minutes=5), tick=False):
+        seating.hand_completed(t, 2, actor=actor, now=T0 + timedelta(minutes=5))  # the last table: over
+    clock_services.pause(t, actor=actor, reason="photo of the money bubble", now=T0 + timedelta(minutes=6))
+    # still said after a later clock action, with the time it ended
+    assert build_snapshot(t)["h4h_ended"] == {"money_reached": True, "at": (T0 + timedelta(minutes=5)).isoformat()}
+
+
+def test_hand_for_hand_the_director_ends_is_not_said_to_have_reached_the_money(bubble, actor, make_tournament, make_person, cashier_actor):
+    t = bubble(12)  # announced in the money: the director ends it
+    with time_machine.travel(T0 + timedelta(minutes=4), tick=False):
+        clock_services.end_hand_for_hand(t, actor=actor, reason="the final table is drawn", now=T0 + timedelta(minutes=4))
+    side = make_tournament(name="Side event")  # another event's hand-for-hand, announced since, is not this one's
+    for _ in range(3):
+        cashier.register(side, make_person(), method="CASH", actor=cashier_actor)
+    lifecycle.start(side, actor=actor, prestart_report_sent=True)
+    clock_services.start_clock(side, actor=actor, now=T0)
+    clock_services.start_hand_for_hand(side, actor=actor, reason="bubble", now=T0 + timedelta(minutes=5))
+    assert build_snapshot(t)["h4h_ended"] == {"money_reached": False, "at": (T0 + timedelta(minutes=4)).isoformat()}

@@ -108,6 +108,37 @@ class TestRegister:
         with pytest.raises(DeskError):
             cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
 
+    def test_a_late_registration_level_past_the_structures_last_never_closes(self, make_tournament, make_person, cashier_actor):
+        # The Regular structure has 24 levels, the last repeating: a 25th level never comes.
+        t = make_tournament(status=Tournament.RUNNING, late_reg_closes_after_level=25)
+        run_clock_at(t, item_index_of_level(t, 24), seconds_left=60)
+        assert cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry.is_late
+
+    def test_a_finished_clock_closes_late_registration_even_at_the_last_level(self, make_tournament, make_person, cashier_actor, actor):
+        from tournaments.clock import services as clock_services
+
+        t = make_tournament(status=Tournament.RUNNING, late_reg_closes_after_level=24)  # the Regular structure's last, repeating
+        run_clock_at(t, item_index_of_level(t, 24), seconds_left=60)
+        assert cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry.is_late
+        clock_services.finish_clock(t, actor=actor)
+        with pytest.raises(DeskError) as e:
+            cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+        assert codes(e) == "late_registration_closed"
+
+    def test_a_paused_clock_keeps_late_registration_open_through_its_break(self, make_tournament, make_person, cashier_actor):
+        from tournaments.models import Clock
+
+        t = make_tournament(status=Tournament.RUNNING, late_reg_closes_after_level=4, late_reg_end=Tournament.END_OF_BREAK)
+        paused_at = timezone.now()
+        clock = Clock.objects.create(tournament=t, status=Clock.PAUSED, item_index=break_after_level(t, 4), remaining=60, version=1)
+        an_hour_later = paused_at + timedelta(hours=1)  # the break had a minute left when the clock was paused
+        assert cashier.register(t, make_person(), method="CASH", actor=cashier_actor, now=an_hour_later).entry.is_late
+        # The same minute on a clock left running ran out long before: the pause is what kept it open.
+        Clock.objects.filter(pk=clock.pk).update(status=Clock.RUNNING, ends_at=paused_at + timedelta(seconds=60), remaining=0, version=2)
+        with pytest.raises(DeskError) as e:
+            cashier.register(t, make_person(), method="CASH", actor=cashier_actor, now=an_hour_later)
+        assert codes(e) == "late_registration_closed"
+
     def test_a_paused_clock_keeps_late_registration_open(self, make_tournament, make_person, cashier_actor):
         from tournaments.models import Clock
 
@@ -274,6 +305,23 @@ class TestAddon:
         other = cashier.register(addon_t, make_person(), method="CASH", actor=cashier_actor).entry
         with pytest.raises(DeskError) as e:
             cashier.addon(other, method="CASH", actor=cashier_actor)
+        assert codes(e) == "addon_window_closed"
+
+    def test_the_add_on_is_judged_at_the_moment_of_its_sale(self, addon_t, person, cashier_actor):
+        now = timezone.now()
+        run_clock_at(addon_t, break_after_level(addon_t, 4), seconds_left=60, now=now)  # a minute of the break left
+        entry = cashier.register(addon_t, person, method="CASH", actor=cashier_actor).entry
+        with pytest.raises(DeskError) as e:
+            cashier.addon(entry, method="CASH", actor=cashier_actor, now=now + timedelta(minutes=2))  # level 5 by then
+        assert codes(e) == "addon_window_closed"
+        assert cashier.addon(entry, method="CASH", actor=cashier_actor, now=now + timedelta(seconds=30)).entry.chips == 50000
+
+    def test_an_add_on_with_no_break_named_is_never_on_sale(self, make_tournament, person, cashier_actor):
+        t = make_tournament(status=Tournament.RUNNING, addon_price=Decimal("20"), addon_chips=20000, addon_after_level=None, late_reg_closes_after_level=6)
+        run_clock_at(t, break_after_level(t, 4))
+        entry = cashier.register(t, person, method="CASH", actor=cashier_actor).entry
+        with pytest.raises(DeskError) as e:
+            cashier.addon(entry, method="CASH", actor=cashier_actor)
         assert codes(e) == "addon_window_closed"
 
 

@@ -191,6 +191,24 @@ def test_forfeit_at_the_end_of_the_level_plus_grace_removes_the_absent_player(ma
     assert seating_selectors.seat_of(w) is None
 
 
+def test_once_the_clock_is_finished_the_last_levels_deadline_has_passed(make_tournament, make_person, cashier_actor, actor):
+    from tournaments.clock import services as clock_services
+
+    # the house's level is the Regular structure's last (24th): it repeats, so it never ends by itself
+    t = make_tournament(settings={"no_show_policy": "FORFEIT_AT", "no_show_level": 24, "no_show_grace_minutes": 5})
+    entries = [paid(t, make_person(), cashier_actor) for _ in range(3)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    run_clock_at(t, item_index_of_level(t, 24), seconds_left=60)
+    with pytest.raises(DomainError) as e:
+        registration.mark_no_show(entries[2], actor=actor)
+    assert code_of(e) == "no_show_too_early"
+    clock_services.finish_clock(t, actor=actor)
+    w = registration.mark_no_show(entries[2], actor=actor)
+    w.refresh_from_db()
+    assert (w.status, w.place) == (Entry.BUSTED, 3)
+
+
 def test_a_checked_in_player_is_not_a_no_show(tournament, person, cashier_actor, actor):
     entry = registration.check_in(paid(tournament, person, cashier_actor), actor=cashier_actor)
     with pytest.raises(DomainError) as e:

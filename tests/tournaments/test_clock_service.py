@@ -231,6 +231,17 @@ def test_hand_for_hand_takes_two_minutes_per_hand_when_every_table_reports(runni
     assert e.value.code == "unknown_table"
 
 
+def test_hand_for_hand_announced_at_ninety_seconds_a_hand_takes_ninety_seconds_off(running, actor, monkeypatch):
+    from seating import selectors
+
+    monkeypatch.setattr(selectors, "table_numbers", lambda t: [1, 2])
+    clock_services.start_clock(running, actor=actor, now=T0)
+    clock_services.start_hand_for_hand(running, actor=actor, seconds_per_hand=90, now=T0 + timedelta(minutes=2, seconds=30))
+    for table in (1, 2):
+        clock_services.report_hand_complete(running, table, actor=actor)
+    assert (clock_of(running).remaining, clock_of(running).h4h_hand) == (16 * 60, 2)  # 17:30 less 1:30
+
+
 def test_the_clock_api_checks_roles(api, director, floor_user, cashier_user, running):
     assert api(cashier_user).post(f"/api/v1/tournaments/{running.pk}/clock/start/").status_code == 403
     assert api(floor_user).post(f"/api/v1/tournaments/{running.pk}/clock/start/").status_code == 403

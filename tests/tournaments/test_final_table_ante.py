@@ -71,3 +71,17 @@ def test_the_phone_labels_a_big_blind_ante_and_a_per_player_ante(tournament, mak
     assert 'c.ante_type === "BB_ANTE" ? T.bba : T.ante' in display
     template = open("templates/display.html").read()
     assert "bba: {% translate 'BB ante' %}" in template and "ante: {% translate 'Ante' %}" in template
+
+
+@pytest.mark.django_db
+def test_a_final_table_formed_before_the_clock_plays_every_level_there_and_lowers_no_ante(client, director, tournament, actor):
+    """A one-table event: its final table is drawn before the clock is started, so no level was
+    played before it: only the plain falling ante is flagged, not a final-table one."""
+    tournament.structure = structures.save_structure(name="Falls late", items=ITEMS, actor=actor, is_template=False)
+    tournament.save()
+    log_event(tournament, Action.SEATING_FINAL_TABLE_FORMED, actor, table=1)
+    client.force_login(director)
+    page = client.get(f"/tournaments/{tournament.pk}/clock/")
+    text = page.content.decode()
+    assert page.status_code == 200 and "Row 2: the ante decreases" in text
+    assert "the ante at the final table is lower than before it" not in text

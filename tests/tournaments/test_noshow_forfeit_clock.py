@@ -237,3 +237,27 @@ def test_the_forfeit_is_undone_like_any_bust_and_the_player_plays_on(make_tourna
     assert seating_selectors.seat_of(late) is not None and seating_selectors.seat_of(later) is not None
     sweep(T0 + LEVEL + timedelta(minutes=2))  # the deadline is not applied twice
     assert fresh(late).status == Entry.ACTIVE and t.events.filter(action=FORFEITED).count() == 1
+
+
+def test_the_grace_ends_on_its_very_second_of_clock_time(make_tournament, make_person, cashier_actor, actor):
+    t = forfeit_at(make_tournament, grace=5)
+    entries = field(t, cashier_actor, make_person, 3)
+    for e in entries[:2]:
+        registration.check_in(e, actor=cashier_actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clock_services.start_clock(t, actor=actor, now=T0)
+    clock_services.sweep(now=T0 + LEVEL + timedelta(minutes=4, seconds=59))  # level 2 on the clock, a second of grace left
+    assert fresh(entries[2]).status == Entry.ACTIVE
+    clock_services.sweep(now=T0 + LEVEL + timedelta(minutes=5))  # level 1 ended 5 minutes ago: out
+    assert (fresh(entries[2]).status, fresh(entries[2]).place) == (Entry.BUSTED, 3)
+
+
+def test_a_no_show_level_past_the_last_level_never_comes_and_nobody_forfeits(make_tournament, make_person, cashier_actor, actor):
+    t = forfeit_at(make_tournament, grace=0, no_show_level=25)  # the Regular structure has 24 levels, the last repeats
+    entries = field(t, cashier_actor, make_person, 3)
+    for e in entries[:2]:
+        registration.check_in(e, actor=cashier_actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clock_services.start_clock(t, actor=actor, now=T0)
+    clock_services.sweep(now=T0 + timedelta(hours=12))  # every level played, the last one repeating
+    assert fresh(entries[2]).status == Entry.ACTIVE and not t.events.filter(action=FORFEITED).exists()

@@ -257,6 +257,22 @@ def test_the_breaks_end_is_told_at_its_moment(make_tournament, service, worker, 
         assert phone.read(service.to("/ok/anna")[0])["body"] == "The break ends in 2 minutes: back to your seat."
 
 
+def test_nobody_hears_of_a_break_ending_before_the_clock_starts_or_as_a_level_ends(make_tournament, service, worker, actor, timed_tasks):
+    import time_machine
+    from django.utils import timezone
+
+    t = tournament_of(make_tournament, 4)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    anna = t.entries.order_by("number").first()
+    assert subscribe(anna, Phone(service, "/ok/anna"), "en").status_code == 201
+    with time_machine.travel(timezone.now(), tick=False):
+        tasks.tell_timed_players()  # the event has started, its clock not yet
+        clock_services.start_clock(t, actor=actor)
+        clock_services.set_time_left(t, 135, actor=actor, reason="level 1 nearly over")  # as a break's would be told in 15 s
+        tasks.tell_timed_players()
+    assert timed_tasks == [] and service.received == []  # a level ends: no break to come back from
+
+
 def test_a_gone_subscription_is_deleted_and_a_hanging_service_delays_no_other_phone(make_tournament, service, worker, actor):
     t = tournament_of(make_tournament, 6)
     anna, bruno, carlo = t.entries.order_by("number")[:3]

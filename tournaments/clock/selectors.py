@@ -28,7 +28,9 @@ def engine_item(
     resume_seconds_left=None,
     removes_denominations=(),
 ):
-    """One structure row (a stored item or a cleaned import row) as an engine level or break."""
+    """One structure row (a stored item or a cleaned import row) as an engine level or break: a
+    level's blinds, length and game (CLK-01) and its ante type (CLK-02); a break's colour-up and
+    add-on (CLK-04) and the chips it takes out of play (CLK-09)."""
     if kind == StructureItem.BREAK:
         return engine.Break(
             minutes=minutes, color_up=color_up, add_on=add_on, resume_seconds_left=resume_seconds_left, removes_denominations=tuple(removes_denominations or ())
@@ -45,7 +47,8 @@ def engine_item(
 
 def item_names(items) -> list[str]:
     """What players call each structure row, breaks not counted: "Level 9", "Break after level 4"
-    (a break before the first level: "Break before level 1"). ``items`` are stored rows or engine items."""
+    (a break before the first level: "Break before level 1"). ``items`` are stored rows or engine items.
+    The clock page and the structures page name the rows so (CLK-01)."""
     names, level = [], 0
     for it in items:
         if getattr(it, "kind", None) == StructureItem.BREAK or isinstance(it, engine.Break):
@@ -58,7 +61,7 @@ def item_names(items) -> list[str]:
 
 def final_table_item(tournament) -> int | None:
     """The item the clock is on when the tournament's final table has formed (else None): the
-    levels from there on are played at the final table (RP-11)."""
+    levels from there on are played at the final table, whose ante must not fall (CLK-02, RP-11)."""
     if not tournament.events.filter(action=Action.SEATING_FINAL_TABLE_FORMED).exists():
         return None
     clock = Clock.objects.filter(tournament=tournament).first()
@@ -66,7 +69,8 @@ def final_table_item(tournament) -> int | None:
 
 
 def structure_items(tournament):
-    """The tournament's structure as engine items (cached per tournament object)."""
+    """The tournament's structure as engine items (cached per tournament object): what the clock
+    plays, level by level and break by break (CLK-01, CLK-02, CLK-04, CLK-09)."""
     cached = getattr(tournament, "_engine_structure", None)
     if cached is None:
         cached = []
@@ -103,7 +107,7 @@ STRUCTURE_WARNINGS = {
 
 
 def structure_warnings(items, final_table_from: int | None = None) -> list[str]:
-    """The one structure validation (the pure ``clock.validate_structure``): its warnings as
+    """The one structure validation (the pure ``clock.validate_structure``, CLK-02): its warnings as
     messages, row numbers from 1. ``final_table_from``: the item the clock is on once the final
     table has formed, whose levels on must not lower the ante (``clock.final_table_ante_warnings``). The structures service and the clock page both show these;
     an unusable structure raises ``clock.ClockError``."""
@@ -151,14 +155,16 @@ def _ask(question, tournament, level_number: int, now) -> bool:
 
 
 def item_index_now(tournament, now=None) -> int:
-    """The structure item on the clock at ``now`` (0 before the clock has started)."""
+    """The structure item on the clock at ``now`` (0 before the clock has started): the floor's
+    chip race takes the chip this break, or the next, removes (CLK-09)."""
     state, _items = _state(tournament, now)
     return 0 if state is None else state.item_index
 
 
 def level_now(tournament, now=None) -> int | None:
     """The level number on the clock at ``now`` (a break counts as the level before it), or
-    None before the clock has started."""
+    None before the clock has started. The jackpot's share (PAY-12) and the notice that late
+    registration closes with this level (REG-04) read it."""
     state, items = _state(tournament, now)
     if state is None:
         return None
@@ -166,7 +172,8 @@ def level_now(tournament, now=None) -> int | None:
 
 
 def break_ends_at(tournament, now=None):
-    """When the break on the clock ends, while the clock runs in one; else None."""
+    """When the break on the clock ends, while the clock runs in one; else None: the players are
+    told before it ends (CLK-04)."""
     state, items = _state(tournament, now)
     if state is None or state.status != engine.RUNNING or not isinstance(items[state.item_index], engine.Break):
         return None
@@ -201,6 +208,7 @@ def late_registration_open(tournament, now=None) -> bool:
 
 
 def addon_window_open(tournament, now=None) -> bool:
+    """FMT-06: the add-on is sold only during the break after the tournament's add-on level."""
     n = tournament.addon_after_level
     if n is None:
         return False
