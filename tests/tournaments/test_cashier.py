@@ -323,6 +323,7 @@ class TestAddon:
         with pytest.raises(DeskError) as e:
             cashier.addon(entry, method="CASH", actor=cashier_actor)
         assert codes(e) == "addon_window_closed"
+        assert str(e.value) == "No break is set for this event's add-on: the director sets the level it follows first."
 
 
 class TestCorrections:

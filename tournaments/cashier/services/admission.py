@@ -368,6 +368,9 @@ def _check_addon_entry(t: Tournament, entry: Entry, now) -> None:
     """FMT-06: an add-on for a player still in, in its break, up to the most add-ons."""
     if entry.status != Entry.ACTIVE:
         raise DeskError("entry_not_playing", _("Only a player still in the tournament can take the add-on."))
+    if t.addon_after_level is None:
+        # an event with an add-on price but no break for it (an imported one, say) sells none
+        raise DeskError("addon_window_closed", _("No break is set for this event's add-on: the director sets the level it follows first."))
     if not clock_selectors.addon_window_open(t, now):
         raise DeskError("addon_window_closed", _("The add-on is sold only during the break after level %(n)s.") % {"n": t.addon_after_level})
     if entry.addons >= t.addon_max:
