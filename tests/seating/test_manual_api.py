@@ -179,11 +179,11 @@ def test_the_log_of_a_manual_start_reads_as_the_electronic_draw_with_the_seat_gi
     for entry, (table, seat) in zip([ada, bea, cleo], cards):
         r = api(floor_user).post(url(t, "manual-draw/"), {"entry": entry.pk, "table": table, "seat": seat}, format="json")
     assert r.status_code == 201 and r.json()["applied"] is True
-    (tables,) = api(floor_user).get(f"/api/v1/tournaments/{t.pk}/tables/").json()["tables"]
-    seated = {s["seat"]: s["entry"] for s in tables["seats"] if s["entry"]}
+    (table,) = api(floor_user).get(f"/api/v1/tournaments/{t.pk}/tables/").json()["tables"]
+    seated = {s["seat"]: s["entry"] for s in table["seats"] if s["entry"]}
     assert {seat: seated[seat] for seat in [9, *(s for _tb, s in cards)]} == {9: dan.pk, **{s: e.pk for e, (_tb, s) in zip([ada, bea, cleo], cards)}}
     assert eve.pk in seated.values() and len(seated) == 5  # she sits from the seat pool, as a late entry
-    assert tables["is_final"] is False and tables["halt_waived"] is False
+    assert (table["number"], table["is_final"], table["halt_waived"]) == (1, False, False)
 
     (start,) = events(api, director, t, "seating.draw.initial")
     assert start["sentence"] == "Seats drawn: 4 players at 1 table" and start["actor_label"] == "flo"
@@ -201,7 +201,7 @@ def test_the_log_of_a_manual_start_reads_as_the_electronic_draw_with_the_seat_gi
         "capacity": 9,
     }
     assert p["assignment"] == sorted([e.pk, tb, s] for e, (tb, s) in zip([ada, bea, cleo], cards))
-    # As the electronic start: no before/after copy of the tables (nothing to undo: a redraw is the way back).
+    # As the electronic start's log: no before/after copy of the tables.
     assert sorted(p) == sorted(
         [
             "mode",
@@ -310,3 +310,25 @@ def test_a_player_moved_by_hand_to_a_breaking_table_draws_its_card_though_his_ol
     assert "Last card entered: the draw is applied, the players are seated." in r.content.decode()
     where = {e: (tb, s) for tb, row in seat_map(t).items() for s, e in row.items()}
     assert 1 not in seat_map(t) and [where[e] for e in players] == [tuple(first), tuple(second), tuple(third)]
+
+
+def test_a_redraw_by_hand_is_logged_as_a_redraw_with_its_reason_once_its_cards_are_in(api, make_tournament, actor, floor_user, director):
+    t = make_tournament(settings={"draw_mode": "MANUAL"})
+    entries = add_entries(t, 4)
+
+    def enter_every_card():
+        (draw,) = api(floor_user).get(url(t, "manual-draw/")).json()["draws"]
+        for entry, card in zip(entries, draw["cards"]):
+            body = {"entry": entry.pk, "table": card["table"], "seat": card["seat"]}
+            assert api(floor_user).post(url(t, "manual-draw/"), body, format="json").status_code == 201
+        return draw["id"]
+
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    start = enter_every_card()
+    services.draw(t, actor=actor, redraw=True, reason="the cards were not shuffled")  # before the first bust
+    assert seat_map(t) == {}  # nobody sits until the new cards are in
+    redraw = enter_every_card()
+    assert sorted(e for row in seat_map(t).values() for e in row.values()) == sorted(e.pk for e in entries)
+    first, again = events(api, director, t, "seating.draw.initial")
+    assert (first["payload"]["manual_draw"], first["payload"]["redraw"], first["payload"]["reason"]) == (start, False, "")
+    assert (again["payload"]["manual_draw"], again["payload"]["redraw"], again["payload"]["reason"]) == (redraw, True, "the cards were not shuffled")
