@@ -304,7 +304,11 @@ def _open_manual_initial(t, room, actor, entries, reserved, rules, numbers=None,
         created_at=now or timezone.now(),
         event=ev,
     )
-    room.release()
+    if redraw:  # the tables it closed are written: their players have no seat until the new cards are in
+        room.save(now)
+        room.done()
+    else:
+        room.release()
     return None
 
 

@@ -144,6 +144,7 @@ def _apply_initial(t, room, d, waiting, actor, now):
         result = engine.seat_tables(assignment + reserved, capacity=rules.table_size, rng=replay.rng_of(seed), order=order)
     for table in result.tables:
         room.put(table, is_final=False, halt_waived=False)
+    asked = d.event.payload  # a redraw the director asked for, and why, as logged when the cards were made
     out = settle(
         t,
         room,
@@ -158,8 +159,8 @@ def _apply_initial(t, room, d, waiting, actor, now):
         mode="MANUAL",
         manual_draw=d.pk,
         rng=f"manual draw: seat cards drawn by hand (SEAT-01); the buttons: {RNG_NAME}",
-        redraw=False,
-        reason="",
+        redraw=asked["redraw"],
+        reason=asked["reason"],
         # As the electronic draw: player i (entries by number) drew ticket i, here the card the floor entered.
         assignment=[[e, tb, s] for e, tb, s in sorted(assignment)],
         reserved=[[e, tb, s] for e, tb, s in reserved],

@@ -12,6 +12,7 @@ from payouts.models import BountyAward
 from payouts.services import bounties as bounty_services
 from seating import services
 from seating.models import ManualDraw
+from seating.services import cardrooms
 from tests.conftest import make_user
 from tests.payouts.bounty_setup import bounty_event
 from tournaments.cashier import services as cashier
@@ -402,3 +403,28 @@ def test_a_draw_in_advance_replays_with_the_rooms_tables_and_the_players_per_tab
     assert other_tables["matches"] is False and {a[2] for a in other_tables["recomputed"]["assignment"]} == {11}
     four_a_table = replayed(api, controller_user, t, tampered(event, max_players_per_table=4))
     assert four_a_table["matches"] is False and {a[2] for a in four_a_table["recomputed"]["assignment"]} == {1, 2}
+
+
+def test_a_manual_start_in_a_room_replays_its_buttons_in_the_rooms_table_order_with_the_seat_given_by_hand(make_tournament, actor, api, controller_user):
+    """The room's house order puts table 13 first, then 12, then 11: the cards are printed in that
+    order and the buttons are drawn table by table in that order, as the log says and replays."""
+    hall = cardrooms.save_room("Hall", actor=actor)
+    for number, position in ((11, 3), (12, 2), (13, 1)):
+        cardrooms.save_table(hall, number, seats=9, position=position, actor=actor)
+    t = make_tournament(settings={"draw_mode": "MANUAL"})
+    entries = add_entries(t, 20)
+    services.reserve_seat(t, entries[19], 11, 9, actor=actor, reason="wheelchair")
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t, status=ManualDraw.OPEN)
+    assert list(dict.fromkeys(tb for tb, _s in d.cards)) == [13, 12, 11] and [11, 9] not in d.cards
+    for entry, (table, seat) in zip(entries, d.cards, strict=False):
+        services.enter_card(t, entry, table, seat, actor=actor)
+    seats = seat_map(t)
+    assert sorted(seats) == [11, 12, 13] and seats[11][9] == entries[19].pk and sum(len(s) for s in seats.values()) == 20
+    event = t.events.get(action="seating.draw.initial")
+    assert event.payload["table_order"] == [13, 12, 11] and event.payload["reserved"] == [[entries[19].pk, 11, 9]]
+    answer = replayed(api, controller_user, t, event)
+    assert answer["matches"] is True and answer["recomputed"]["button_cards"] == event.payload["button_cards"]
+    # the same buttons drawn in the order of the numbers, or without the seat given by hand, are not this draw
+    assert replayed(api, controller_user, t, tampered(event, table_order=[11, 12, 13]))["matches"] is False
+    assert replayed(api, controller_user, t, tampered(event, reserved=[]))["matches"] is False

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from seating.models import KeepApart, ManualDraw, SeatReservation
+from seating import services
+from seating.models import Bust, KeepApart, ManualDraw, SeatReservation
 from tournaments.models import Entry, TournamentEvent
 from tournaments.setup import lifecycle
 
@@ -135,3 +136,199 @@ def test_the_floor_enters_a_break_on_the_manual_draw_page(client, make_tournamen
     assert 3 not in seat_map(t)
     r = client.post(page, {"op": "enter", "entry_number": numbers[at3[3]], "table": 1, "seat": 1, "card": "AS"}, follow=True)
     assert "no card to draw" in r.content.decode()
+
+
+def events(api, user, t, action) -> list[dict]:
+    """The tournament's log as the events API reads it, oldest first, of one action."""
+    rows = api(user).get(f"/api/v1/tournaments/{t.pk}/events/?limit=500").json()
+    return [row for row in reversed(rows) if row["action"] == action]
+
+
+def test_a_card_for_a_player_who_has_none_to_draw_is_refused_and_says_why(api, make_tournament, actor, floor_user):
+    t = make_tournament(settings={"draw_mode": "MANUAL"})
+    add_entries(t, 4)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    (late,) = add_entries(t, 1)  # paid after the cards were printed: none of them is his
+    r = api(floor_user).post(url(t, "manual-draw/"), {"entry": late.pk, "table": 1, "seat": 1}, format="json")
+    assert r.status_code == 400
+    assert r.json() == {"code": "not_in_draw", "detail": "This player has no card to draw in an open manual draw."}
+
+
+def test_a_card_of_a_break_whose_bust_was_undone_is_refused_as_void(api, make_tournament, actor, floor_user):
+    t, at3 = broken_table_three(make_tournament, actor)
+    table, seat = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK).cards[0]
+    bust = Bust.objects.filter(tournament=t, void="").order_by("order").first()
+    services.undo_bust(t, bust, actor=actor, reason="wrong player")
+    body = {"entry": at3[3], "table": table, "seat": seat, "card": "AS"}
+    r = api(floor_user).post(url(t, "manual-draw/"), body, format="json")
+    assert r.status_code == 409
+    assert r.json() == {"code": "manual_draw_stale", "detail": "Table 3 no longer breaks: this manual draw is void."}
+
+
+def test_the_log_of_a_manual_start_reads_as_the_electronic_draw_with_the_seat_given_by_hand_and_a_late_player(
+    api, make_tournament, actor, floor_user, director
+):
+    t = make_tournament(settings={"draw_mode": "MANUAL"})
+    ada, bea, cleo, dan = add_entries(t, 4)
+    services.reserve_seat(t, dan, 1, 9, actor=actor, reason="wheelchair")
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    (draw,) = api(floor_user).get(url(t, "manual-draw/")).json()["draws"]
+    cards = [(c["table"], c["seat"]) for c in draw["cards"]]
+    assert len(cards) == 3 and (1, 9) not in cards
+    (eve,) = add_entries(t, 1)  # paid while the cards are drawn: she has no card
+    for entry, (table, seat) in zip([ada, bea, cleo], cards):
+        r = api(floor_user).post(url(t, "manual-draw/"), {"entry": entry.pk, "table": table, "seat": seat}, format="json")
+    assert r.status_code == 201 and r.json()["applied"] is True
+    (table,) = api(floor_user).get(f"/api/v1/tournaments/{t.pk}/tables/").json()["tables"]
+    seated = {s["seat"]: s["entry"] for s in table["seats"] if s["entry"]}
+    assert {seat: seated[seat] for seat in [9, *(s for _tb, s in cards)]} == {9: dan.pk, **{s: e.pk for e, (_tb, s) in zip([ada, bea, cleo], cards)}}
+    assert eve.pk in seated.values() and len(seated) == 5  # she sits from the seat pool, as a late entry
+    assert (table["number"], table["is_final"], table["halt_waived"]) == (1, False, False)
+
+    (start,) = events(api, director, t, "seating.draw.initial")
+    assert start["sentence"] == "Seats drawn: 4 players at 1 table" and start["actor_label"] == "flo"
+    p = start["payload"]
+    assert {k: p[k] for k in ("mode", "manual_draw", "rng", "redraw", "reason", "reserved", "table_order", "players", "tables", "capacity")} == {
+        "mode": "MANUAL",
+        "manual_draw": draw["id"],
+        "rng": "manual draw: seat cards drawn by hand (SEAT-01); the buttons: secrets.SystemRandom (OS CSPRNG) seeds random.Random",
+        "redraw": False,
+        "reason": "",
+        "reserved": [[dan.pk, 1, 9]],
+        "table_order": [1],
+        "players": 4,
+        "tables": 1,
+        "capacity": 9,
+    }
+    assert p["assignment"] == sorted([e.pk, tb, s] for e, (tb, s) in zip([ada, bea, cleo], cards))
+    # As the electronic start's log: no before/after copy of the tables.
+    assert sorted(p) == sorted(
+        [
+            "mode",
+            "manual_draw",
+            "rng",
+            "redraw",
+            "reason",
+            "assignment",
+            "reserved",
+            "buttons",
+            "button_cards",
+            "seed",
+            "table_order",
+            "players",
+            "tables",
+            "capacity",
+        ]
+    )
+    (late,) = events(api, director, t, "seating.player.seated")
+    assert late["payload"]["entry"] == eve.pk and late["payload"]["table"] == 1 and late["actor_label"] == "flo"
+
+
+def test_players_refunded_while_the_cards_are_drawn_are_not_waited_for_nor_seated_and_no_table_breaks_before_a_hand(api, make_tournament, actor, floor_user):
+    t = make_tournament(settings={"draw_mode": "MANUAL"})
+    entries = add_entries(t, 10)
+    services.reserve_seat(t, entries[9], 1, 9, actor=actor, reason="wheelchair")
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    (draw,) = api(floor_user).get(url(t, "manual-draw/")).json()["draws"]
+    cards = [(c["table"], c["seat"]) for c in draw["cards"]]
+    at_one, at_two = [c for c in cards if c[0] == 1], [c for c in cards if c[0] == 2]
+    assert (len(at_one), len(at_two)) == (4, 5) and (1, 9) not in cards  # 5 a table, one of table 1 given by hand
+    # The player given a seat by hand and two who were to draw are refunded before the draw ends.
+    Entry.objects.filter(pk__in=[e.pk for e in entries[7:]]).update(status=Entry.CANCELLED)
+    drawn = at_one[:2] + at_two  # two cards of table 1 stay in the box
+    for entry, (table, seat) in zip(entries[:7], drawn):
+        r = api(floor_user).post(url(t, "manual-draw/"), {"entry": entry.pk, "table": table, "seat": seat}, format="json")
+    assert r.status_code == 201 and r.json()["applied"] is True and r.json()["draws"] == []
+    room = api(floor_user).get(f"/api/v1/tournaments/{t.pk}/tables/").json()
+    seated = {(tb["number"], s["seat"]): s["entry"] for tb in room["tables"] for s in tb["seats"] if s["entry"]}
+    assert seated == {card: e.pk for e, card in zip(entries[:7], drawn)}  # nobody refunded sits
+    # 7 players would fit one table, but no table breaks before a hand is played; table 1, three
+    # players short, holds play until it is balanced (BAL-02): nobody waived it.
+    assert [(tb["number"], tb["is_final"], tb["halt_waived"]) for tb in room["tables"]] == [(1, False, False), (2, False, False)]
+    assert room["halted"] == [1]
+
+
+def test_the_log_of_a_manual_break_names_the_draw_the_table_and_the_players_moved(api, make_tournament, actor, floor_user, director):
+    t, at3 = broken_table_three(make_tournament, actor)
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK)
+    movers = at3[3:]
+    for entry, (table, seat), card in zip(movers, brk.cards, ["5d", "Jh", "Js"]):
+        r = api(floor_user).post(url(t, "manual-draw/"), {"entry": entry, "table": table, "seat": seat, "card": card}, format="json")
+    assert r.status_code == 201 and r.json()["applied"] is True
+    (done,) = events(api, director, t, "seating.manual_draw.completed")
+    assert done["sentence"] == "Flo completed the manual seat draw" and done["actor_label"] == "flo"
+    # the players moved, highest card first: J♠, J♥, 5♦
+    assert {k: done["payload"][k] for k in ("manual_draw", "kind", "table", "moved")} == {
+        "manual_draw": brk.pk,
+        "kind": "BREAK",
+        "table": 3,
+        "moved": [movers[2], movers[1], movers[0]],
+    }
+    (broken,) = events(api, director, t, "seating.table.broken")
+    assert broken["sentence"] == "Table 3 broken: 3 players moved"
+    assert (broken["payload"]["table"], broken["payload"]["mode"], broken["payload"]["manual_draw"]) == (3, "MANUAL", brk.pk)
+
+
+def test_the_manual_draw_page_enters_each_card_into_the_draw_its_form_names(client, make_tournament, actor, floor_user):
+    t, at3 = broken_table_three(make_tournament, actor)
+    page = f"/tournaments/{t.pk}/tables/manual-draw/"
+    client.force_login(floor_user)
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK)
+    assert f'<input type="hidden" name="draw" value="{brk.pk}">' in client.get(page).content.decode()
+    numbers = dict(Entry.objects.filter(pk__in=at3[3:]).values_list("pk", "number"))
+    for entry, (table, seat), card in zip(at3[3:], brk.cards, ["2s", "3s", "4s"]):
+        form = {"op": "enter", "draw": brk.pk, "entry_number": numbers[entry], "table": table, "seat": seat, "card": card}
+        r = client.post(page, form, follow=True)
+    assert "Last card entered: the draw is applied, the players are seated." in r.content.decode()
+    assert {e: (tb, s) for tb, seats in seat_map(t).items() for s, e in seats.items() if e in at3[3:]} == {e: tuple(c) for e, c in zip(at3[3:], brk.cards)}
+
+
+def test_a_player_moved_by_hand_to_a_breaking_table_draws_its_card_though_his_old_tables_draw_is_void(api, client, make_tournament, actor, floor_user):
+    t, at3 = broken_table_three(make_tournament, actor)
+    services.undo_bust(t, Bust.objects.filter(tournament=t, void="").order_by("order").first(), actor=actor, reason="wrong player")
+    void = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK, table=3)  # table 3 no longer breaks
+    seats = seat_map(t)  # three full tables of 6 again
+    services.record_bust(t, [seats[1][s] for s in (1, 2, 3, 4)], actor=actor)
+    services.move_player(t, at3[3], 1, 1, actor=actor, reason="too noisy at table 3")
+    services.record_bust(t, [seats[2][1], seats[2][2]], actor=actor)  # 3, 4 and 5 players: table 1 breaks
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK, table=1, status=ManualDraw.OPEN)
+    assert ManualDraw.objects.get(pk=void.pk).status == ManualDraw.OPEN and at3[3] in [e for e, _s in void.players]
+    (live,) = api(floor_user).get(url(t, "manual-draw/")).json()["draws"]
+    assert (live["id"], live["table"]) == (brk.pk, 1)
+    players = [at3[3], seats[1][5], seats[1][6]]
+    assert sorted(e for e, _s in brk.players) == sorted(players)
+    (first, second, third) = brk.cards
+    r = api(floor_user).post(url(t, "manual-draw/"), {"entry": at3[3], "table": first[0], "seat": first[1], "card": "Kd"}, format="json")
+    assert r.status_code == 201 and r.json()["applied"] is False
+    # The other two on the page, whose form names the live draw.
+    client.force_login(floor_user)
+    page = f"/tournaments/{t.pk}/tables/manual-draw/"
+    numbers = dict(Entry.objects.filter(pk__in=players).values_list("pk", "number"))
+    for entry, (table, seat), card in zip(players[1:], [second, third], ["Qd", "Jd"]):
+        form = {"op": "enter", "draw": brk.pk, "entry_number": numbers[entry], "table": table, "seat": seat, "card": card}
+        r = client.post(page, form, follow=True)
+    assert "Last card entered: the draw is applied, the players are seated." in r.content.decode()
+    where = {e: (tb, s) for tb, row in seat_map(t).items() for s, e in row.items()}
+    assert 1 not in seat_map(t) and [where[e] for e in players] == [tuple(first), tuple(second), tuple(third)]
+
+
+def test_a_redraw_by_hand_is_logged_as_a_redraw_with_its_reason_once_its_cards_are_in(api, make_tournament, actor, floor_user, director):
+    t = make_tournament(settings={"draw_mode": "MANUAL"})
+    entries = add_entries(t, 4)
+
+    def enter_every_card():
+        (draw,) = api(floor_user).get(url(t, "manual-draw/")).json()["draws"]
+        for entry, card in zip(entries, draw["cards"]):
+            body = {"entry": entry.pk, "table": card["table"], "seat": card["seat"]}
+            assert api(floor_user).post(url(t, "manual-draw/"), body, format="json").status_code == 201
+        return draw["id"]
+
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    start = enter_every_card()
+    services.draw(t, actor=actor, redraw=True, reason="the cards were not shuffled")  # before the first bust
+    assert seat_map(t) == {}  # nobody sits until the new cards are in
+    redraw = enter_every_card()
+    assert sorted(e for row in seat_map(t).values() for e in row.values()) == sorted(e.pk for e in entries)
+    first, again = events(api, director, t, "seating.draw.initial")
+    assert (first["payload"]["manual_draw"], first["payload"]["redraw"], first["payload"]["reason"]) == (start, False, "")
+    assert (again["payload"]["manual_draw"], again["payload"]["redraw"], again["payload"]["reason"]) == (redraw, True, "the cards were not shuffled")
