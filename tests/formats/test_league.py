@@ -504,3 +504,19 @@ def test_scoring_an_event_tells_the_screens_of_the_leagues_tournaments_still_to_
         score(league, first, actor)
     told = [m["tournament"] for m in heard if m["action"] == "formats.series.standings"]
     assert told == [nxt.pk]
+
+
+def test_erasing_a_player_renames_only_his_own_line_of_a_closed_seasons_archive(
+    make_tournament, four, actor, cashier_actor, django_capture_on_commit_callbacks
+):
+    from tournaments.people import privacy
+
+    league = series_service.create_series(name="Spring league", scoring="LINEAR", cycle_length=None, tickets_per_cycle=0, actor=actor)
+    score(league, play(make_tournament, four, "ABCD", actor, cashier_actor), actor)
+    with django_capture_on_commit_callbacks(execute=True):
+        series_service.close_season(league, actor=actor)
+    with django_capture_on_commit_callbacks(execute=True):
+        privacy.erase_person(four["D"], "asked to be forgotten", actor=actor)
+    names = [line["name"] for line in SeriesCycle.objects.get(series=league).standings]
+    assert names[:3] == ["A Test", "B Test", "C Test"] and names[3] != "D Test"
+    assert Client().get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()["past_cycles"][0]["champions"] == ["A T."]
