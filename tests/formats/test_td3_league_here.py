@@ -80,6 +80,7 @@ def test_a_td3_formula_that_gives_no_number_here_is_refused_by_name(make_tournam
     with pytest.raises(DomainError) as refused:
         series_service.score_tournament(t, actor=actor)
     assert refused.value.code == "td3_formula" and "gives no number" in str(refused.value)
+    assert str(refused.value).startswith("The Tournament Director's formula of this league gives no points: ")
     assert not SeriesResult.objects.filter(tournament=t).exists()
 
 
