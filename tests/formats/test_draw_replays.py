@@ -62,3 +62,24 @@ def test_equal_bags_ordered_by_a_draw_for_the_chip_leader_prizes_replay(structur
     leaders[0]["entry"], leaders[1]["entry"] = leaders[1]["entry"], leaders[0]["entry"]
     assert replayed(api, controller_user, t, tampered(closed, chip_leaders=leaders))["matches"] is False
     assert Tournament.objects.get(pk=t.pk).status == Tournament.FINISHED
+
+
+def test_a_flights_own_chip_leader_prizes_replay_from_its_log(structure, make_person, cashier_actor, actor, api, controller_user):
+    event = one_flight_event(structure, actor, chip_leader_prizes=["300", "100"])
+    t = event.flights.get(label="1A").tournament
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(
+        t, [{"entry": e.pk, "chips": chips, "bag_number": str(n)} for n, (e, chips) in enumerate(zip(es, (30000, 20000, 10000)), 1)], actor=actor
+    )
+    multiday.close_flight(t, actor=actor)
+    closed = t.events.get(action="formats.flight.closed")
+    answer = replayed(api, controller_user, t, closed)
+    assert answer["matches"] is True
+    assert sorted(answer["recomputed"]["chip_leaders"]) == [[es[0].number, 1, "300.00"], [es[1].number, 2, "100.00"]]
+    # A log whose chip leaders were struck out still replays the prizes from its bags: the
+    # auditor sees the leaders worked out against none logged.
+    struck = TournamentEvent.objects.create(tournament=t, action=closed.action, payload={k: v for k, v in closed.payload.items() if k != "chip_leaders"})
+    answer_struck = replayed(api, controller_user, t, struck)
+    assert answer_struck["matches"] is False
+    assert answer_struck["logged"] == {"chip_leaders": []} and answer_struck["recomputed"] == answer["recomputed"]

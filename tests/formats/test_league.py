@@ -12,9 +12,9 @@ from seating import services as seating
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
 from tournaments.formats import selectors
-from tournaments.formats.models import SeriesCycle
+from tournaments.formats.models import SeriesAward, SeriesCycle
 from tournaments.formats.services import series as series_service
-from tournaments.models import Entry
+from tournaments.models import Entry, TournamentEvent
 from tournaments.setup import lifecycle
 
 from .conftest import bust_in_order
@@ -415,3 +415,108 @@ def test_the_league_form_and_leaderboard_write_the_default_ticket_in_the_readers
     series = series_service.create_series(name="Sanremo leaderboard", actor=actor)  # the stored default, in English
     board = c.get(f"/formats/series/{series.pk}/leaderboard/").content.decode()
     assert "Ticket IPT/EPT da 500+50 € (personale, non cedibile)" in board and "non-transferable" not in board
+
+
+def test_a_shared_place_scores_the_average_or_the_best_place_as_the_league_says(make_tournament, make_person, actor, cashier_actor):
+    """Linear, 4 entries: 1st 4 points … 4th 1. B and C out in the same hand share 2nd-3rd:
+    averaged they score place 2.5, 2.5 points each; under BEST_PLACE place 2, 3 points each."""
+    people = {name: make_person(first=name, last="Tie") for name in "ABCD"}
+    averaged = series_service.create_series(name="Averaged", scoring="LINEAR", cycle_length=None, tickets_per_cycle=0, actor=actor)
+    best = series_service.create_series(name="Best", scoring="LINEAR", shared_rule="BEST_PLACE", cycle_length=None, tickets_per_cycle=0, actor=actor)
+    points = {}
+    for league in (averaged, best):
+        t = play(make_tournament, people, "ABCD", actor, cashier_actor)
+        Entry.objects.filter(tournament=t, person=people["C"]).update(place=2)
+        points[league.name] = {r.person.first_name: (r.place, r.points) for r in score(league, t, actor)}
+    assert points["Averaged"] == {"A": (1, 4.0), "B": (2, 2.5), "C": (2, 2.5), "D": (4, 1.0)}
+    assert points["Best"] == {"A": (1, 4.0), "B": (2, 3.0), "C": (2, 3.0), "D": (4, 1.0)}
+
+
+def test_a_buy_in_weighted_league_refuses_to_score_a_freeroll(api, director, make_tournament, four, actor, cashier_actor):
+    league = series_service.create_series(name="Weighted", scoring="SQRT_BUYIN", actor=actor)
+    t = play(make_tournament, four, "ABCD", actor, cashier_actor, buy_in=Decimal("0"), fee=Decimal("0"))
+    series_service.attach(league, t, actor=actor)
+    r = api(director).post(f"/api/v1/formats/series/{league.pk}/score/", {"tournament": t.pk}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (409, "needs_buy_in", "This formula weighs the buy-in, and this tournament has none.")
+
+
+@pytest.mark.parametrize(
+    "given, field, detail",
+    [
+        ({"scoring": "TABLE"}, "points_table", "A points table needs the points of at least the 1st place."),
+        ({"scoring": "SQRT", "multiplier": Decimal(0)}, "points_table", "Points and the multiplier must be positive numbers."),
+        ({"scoring": "LINEAR", "best_of": 0}, "best_of", "Count at least one result per player."),
+    ],
+)
+def test_a_league_the_rules_cannot_score_says_why_in_words(given, field, detail, actor):
+    with pytest.raises(DomainError) as err:
+        series_service.create_series(name="Bad", cycle_length=None, actor=actor, **given)
+    assert (err.value.code, err.value.extra.get("field"), str(err.value)) == ("bad_setting", field, detail)
+
+
+def test_a_tie_for_the_last_ticket_stays_with_the_director_when_the_league_breaks_no_ties(make_tournament, make_person, actor, cashier_actor):
+    """Table 10 / 6 / 4, two tickets, no tie-break. Event 1: X, Z, Y; event 2: Z, Y, W.
+    Z 6 + 10 = 16 takes the 1st ticket; X 10 (one event, best 10) and Y 4 + 6 = 10 (two
+    events, best 6) tie for the 2nd: a best-result tie-break would give it to X, this league
+    leaves it to the director. The season's closing is logged with the names."""
+    people = {name: make_person(first=name, last="League") for name in "XYZW"}
+    league = series_service.create_series(
+        name="No tie-break",
+        scoring="TABLE",
+        points_table=[Decimal(10), Decimal(6), Decimal(4)],
+        cycle_length=2,
+        tickets_per_cycle=2,
+        tie_break="NONE",
+        actor=actor,
+    )
+    score(league, play(make_tournament, people, "XZY", actor, cashier_actor), actor)
+    score(league, play(make_tournament, people, "ZYW", actor, cashier_actor), actor)
+    archive = SeriesCycle.objects.get(series=league, number=1)
+    assert archive.tickets_undecided == 1 and sorted(archive.undecided) == sorted([people["X"].pk, people["Y"].pk])
+    assert [a.person.first_name for a in SeriesAward.objects.filter(series=league)] == ["Z"]
+    closed = TournamentEvent.objects.get(action="formats.series.cycle_closed")
+    assert closed.actor == actor.user
+    assert {**closed.payload, "undecided": sorted(closed.payload["undecided"])} == {
+        "series": league.pk,
+        "cycle": 1,
+        "winners": ["Z League"],
+        "undecided": ["X League", "Y League"],
+    }
+
+
+def test_scoring_an_event_tells_the_screens_of_the_leagues_tournaments_still_to_play_only(
+    make_tournament, four, actor, cashier_actor, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The league's next event (open for registration) shows the standings on its screens and
+    phones: it is told to build again when an event is scored. A finished event of the league and
+    another league's next event are not."""
+    from tdmanager import realtime
+
+    league = series_service.create_series(name="Monday league", scoring="LINEAR", cycle_length=None, actor=actor)
+    other = series_service.create_series(name="Other league", scoring="LINEAR", cycle_length=None, actor=actor)
+    nxt, elsewhere = make_tournament(name="Next Monday"), make_tournament(name="Other next")
+    series_service.attach(league, nxt, actor=actor)
+    series_service.attach(other, elsewhere, actor=actor)
+    heard = []
+    monkeypatch.setattr(realtime.changes, "_local_listeners", [heard.append])
+    first = play(make_tournament, four, "ABCD", actor, cashier_actor)
+    with django_capture_on_commit_callbacks(execute=True):
+        score(league, first, actor)
+    told = [m["tournament"] for m in heard if m["action"] == "formats.series.standings"]
+    assert told == [nxt.pk]
+
+
+def test_erasing_a_player_renames_only_his_own_line_of_a_closed_seasons_archive(
+    make_tournament, four, actor, cashier_actor, django_capture_on_commit_callbacks
+):
+    from tournaments.people import privacy
+
+    league = series_service.create_series(name="Spring league", scoring="LINEAR", cycle_length=None, tickets_per_cycle=0, actor=actor)
+    score(league, play(make_tournament, four, "ABCD", actor, cashier_actor), actor)
+    with django_capture_on_commit_callbacks(execute=True):
+        series_service.close_season(league, actor=actor)
+    with django_capture_on_commit_callbacks(execute=True):
+        privacy.erase_person(four["D"], "asked to be forgotten", actor=actor)
+    names = [line["name"] for line in SeriesCycle.objects.get(series=league).standings]
+    assert names[:3] == ["A Test", "B Test", "C Test"] and names[3] != "D Test"
+    assert Client().get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()["past_cycles"][0]["champions"] == ["A T."]

@@ -1,14 +1,16 @@
 """The formats from the dashboard pages and through /api/v1/formats/: roles, errors, flows."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
 from tournaments.cashier import services as cashier
-from tournaments.formats.models import Match, MultiDayEvent
+from tournaments.formats.models import Bag, Match, MultiDayEvent
 from tournaments.formats.services import headsup
+from tournaments.formats.services import multiday as multiday_service
 from tournaments.formats.services import series as series_service
 from tournaments.models import Entry, Tournament
 from tournaments.setup import lifecycle
@@ -261,3 +263,39 @@ def test_a_lobby_screen_on_a_heads_up_event_shows_its_bracket(make_tournament, m
     html = page.content.decode()
     assert 'id="bracket"' in html and "Ann R." in html and "Dan R." in html and "Rossi" not in html  # the public name style
     assert Client().get("/display/wrong-token/").status_code == 404
+
+
+def test_a_tournament_that_is_not_a_flight_has_no_bagging_and_says_so(api, director, floor_user, make_tournament, field, actor):
+    t = make_tournament(name="Tuesday freezeout")
+    es = field(t, 2)
+    lifecycle.start(t, actor=actor)
+    for r in (
+        api(director).get(f"/api/v1/formats/flights/{t.pk}/"),
+        api(floor_user).post(f"/api/v1/formats/flights/{t.pk}/bag/", {"rows": [{"entry": es[0].pk, "chips": 30000, "bag_number": "1"}]}, format="json"),
+    ):
+        assert (r.status_code, r.json()["code"], r.json()["detail"]) == (409, "not_a_flight", "This tournament is not a Day 1 flight.")
+
+
+def test_a_flight_bags_only_its_own_players_found_by_id_or_by_a_number_beside_a_blank_id(api, floor_user, structure, make_person, cashier_actor, actor):
+    now = timezone.now()
+    event = multiday_service.create_event(
+        name="Two flights",
+        flights=[{"label": "1A", "start_at": now}, {"label": "1B", "start_at": now}],
+        day2_start_at=now + timedelta(days=1),
+        buy_in=Decimal("100"),
+        fee=Decimal("10"),
+        starting_stack=20000,
+        structure=structure,
+        actor=actor,
+    )
+    a, b = (event.flights.get(label=label).tournament for label in ("1A", "1B"))
+    mine, _other = (cashier.register(a, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2))
+    theirs, _another = (cashier.register(b, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2))
+    lifecycle.start(a, actor=actor)
+    lifecycle.start(b, actor=actor)
+    f = api(floor_user)
+    r = f.post(f"/api/v1/formats/flights/{a.pk}/bag/", {"rows": [{"entry": theirs.pk, "chips": 20000, "bag_number": "9"}]}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "not_playing")
+    r = f.post(f"/api/v1/formats/flights/{a.pk}/bag/", {"rows": [{"entry": "", "number": mine.number, "chips": 20000, "bag_number": "1"}]}, format="json")
+    assert r.status_code == 200 and r.json()["bagged"] == 1
+    assert list(Bag.objects.values_list("entry__tournament", "bag_number", "chips")) == [(a.pk, "1", 20000)]

@@ -161,3 +161,58 @@ def test_lb01_a_daily_still_running_scores_nothing_until_it_finishes(series, mak
     lifecycle.finish(t, actor=actor)
     points = {r.place: round(r.points, 2) for r in series_service.score_tournament(t, actor=actor)}
     assert (points[1], points[4]) == (60.02, 30.01)  # K × √(4/1) and K × √(4/4), K = 30.0108
+
+
+def test_a_series_counting_players_scores_each_person_by_his_place_among_people(make_tournament, make_person, actor, cashier_actor):
+    series = series_service.create_series(name="Players league", participants="PLAYERS", actor=actor)
+    t = make_tournament(max_entries_per_player=2, format=Tournament.REENTRY)
+    series_service.attach(series, t, actor=actor)
+    pam, ann, bob, dan, cid = (make_person(first) for first in ("Pam", "Ann", "Bob", "Dan", "Cid"))
+    pam_first = cashier.register(t, pam, method="CASH", actor=cashier_actor).entry
+    ann_e, bob_e, dan_e, cid_e = (cashier.register(t, p, method="CASH", actor=cashier_actor).entry for p in (ann, bob, dan, cid))
+    lifecycle.start(t, actor=actor)
+    bust_in_order([pam_first])
+    pam_again = cashier.reenter(t, pam, method="CASH", actor=cashier_actor).entry
+    bust_in_order([ann_e, bob_e, dan_e, pam_again], start=timezone.now())
+    # 6 entries: Ann 6th, Pam's first entry 5th, Bob and Dan out in the same hand (3rd shared), Pam 2nd, Cid 1st.
+    for e, place in ((ann_e, 6), (pam_first, 5), (bob_e, 3), (dan_e, 3), (pam_again, 2), (cid_e, 1)):
+        Entry.objects.filter(pk=e.pk).update(place=place)
+    lifecycle.finish(t, actor=actor)
+    results = {r.person.first_name: (r.place, r.shared_with, r.participants, round(r.points, 2)) for r in series_service.score_tournament(t, actor=actor)}
+    # n = 5 people; among people Ann is 5th; Bob and Dan share 3rd-4th and score place 3.5.
+    assert results == {
+        "Cid": (1, 1, 5, 67.11),
+        "Pam": (2, 1, 5, 47.45),
+        "Bob": (3, 2, 5, 35.87),
+        "Dan": (3, 2, 5, 35.87),
+        "Ann": (5, 1, 5, 30.01),
+    }
+    top = t.events.get(action="formats.series.scored").payload["top"]
+    assert [(line["place"], line["points"]) for line in top] == [(1, 67.11), (2, 47.45), (3, 35.87), (3, 35.87), (5, 30.01)]
+    assert [line["name"].split()[0] for line in top[:2]] + [top[4]["name"].split()[0]] == ["Cid", "Pam", "Ann"]
+
+
+def test_a_tournament_is_not_scored_while_an_entry_has_no_place(series, make_tournament, field, actor):
+    t = make_tournament(name="Thursday daily")
+    series_service.attach(series, t, actor=actor)
+    entries = field(t, 3)
+    play_to_the_end(t, entries, actor)
+    Entry.objects.filter(pk=entries[0].pk).update(place=None)
+    with pytest.raises(DomainError) as e:
+        series_service.score_tournament(t, actor=actor)
+    assert (e.value.code, str(e.value)) == ("places_missing", "Some entries have no finishing place yet.")
+    assert not SeriesResult.objects.filter(tournament=t).exists()
+
+
+def test_a_series_reading_the_days_buy_in_scores_a_shared_place_as_the_best_of_it(make_tournament, field, actor):
+    """Reading D: K = 10 · (1 + log₁₀(50 + 0.25)) = 27.0114 for a €50 daily. Four players, two
+    out in the same hand share 2nd-3rd and, under BEST_PLACE, both score place 2:
+    1st 2K = 54.02, 2nd K·√2 = 38.20, 4th K = 27.01."""
+    s = series_service.create_series(name="Buy-in weighted", lb_constant_mode="D", shared_rule="BEST_PLACE", actor=actor)
+    t = make_tournament(name="Wednesday daily", buy_in=Decimal("50"), fee=Decimal("10"))
+    series_service.attach(s, t, actor=actor)
+    es = field(t, 4)
+    play_to_the_end(t, es, actor)
+    Entry.objects.filter(pk=es[1].pk).update(place=2)  # out with the 2nd, in the same hand
+    results = sorted((r.place, r.shared_with, round(r.points, 2)) for r in series_service.score_tournament(t, actor=actor))
+    assert results == [(1, 1, 54.02), (2, 2, 38.2), (2, 2, 38.2), (4, 1, 27.01)]

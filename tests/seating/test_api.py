@@ -224,3 +224,19 @@ def test_a_table_action_answers_that_table_as_the_map_shows_it_reading_only_its_
     # the players' read names the seated of table 2 alone: at most a table's worth of keys
     keys = re.search(r'"tournaments_entry"\."id" IN \(([^)]*)\)', big_rows[0]).group(1).split(",")
     assert 0 < len(keys) <= big.table_size
+
+
+def test_a_seat_that_is_not_at_the_table_is_refused_with_the_tables_seats(api, started, floor_user):
+    t = started(24)
+    arrange(t, {1: range(1, 10), 2: range(1, 10), 3: range(1, 7)}, big_blinds={1: (1, 9), 2: (1, 9), 3: (1, 6)})
+    client = api(floor_user)
+    r = client.post(url(t, "tables/1/big-blind/"), {"big_blind_seat": 10, "reason": "checked"}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (400, "bad_seat", "The big blind must be a seat from 1 to 9.")
+    r = client.post(url(t, "tables/1/big-blind/"), {"big_blind_seat": 3, "previous_big_blind_seat": 10, "reason": "checked"}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (400, "bad_seat", "The big blind of the hand before must be a seat from 1 to 9.")
+    r = client.post(url(t, "tables/2/lock/"), {"locked": True, "seat": 10, "reason": "broken chair"}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (400, "bad_seat", "The seat must be a seat from 1 to 9.")
+    r = client.post(url(t, "tables/1/big-blind/"), {"big_blind_seat": 9, "previous_big_blind_seat": 8, "reason": "checked"}, format="json")
+    assert r.status_code == 200 and r.json()["table"]["big_blind_seat"] == 9  # the last seat is a seat
+    r = client.post(url(t, "tables/9/big-blind/"), {"big_blind_seat": 3, "reason": "checked"}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (404, "unknown_table", "Table 9 is not in play.")
