@@ -746,3 +746,14 @@ def test_fmt12_a_stage_that_would_qualify_its_players_for_itself_is_refused_and_
     group = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name="Group 1", start_at=T0)
     r = api(director).post("/api/v1/formats/headsup/", {"tournament": group.pk, "size": 4, "rounds_to_play": 1, "feeds_into": stage2.pk}, format="json")
     assert r.status_code == 201, r.content
+
+
+def test_fmt12_stages_left_in_a_loop_before_loops_were_refused_do_not_hang_a_new_group(heads_up, api, director, make_tournament):
+    """Two stages saved qualifying for each other (as the data of an older release may hold them):
+    a new group set to feed one of them is still answered at once, and taken (it is not in the loop)."""
+    stage_a = heads_up(size=4, rounds_to_play=1, name="Stage A")
+    stage_b = heads_up(size=4, rounds_to_play=1, feeds_into=stage_a, name="Stage B")
+    Bracket.objects.filter(tournament=stage_a).update(feeds_into=stage_b)
+    group = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name="Group 1", start_at=T0)
+    r = api(director).post("/api/v1/formats/headsup/", {"tournament": group.pk, "size": 4, "rounds_to_play": 1, "feeds_into": stage_a.pk}, format="json")
+    assert r.status_code == 201, r.content
