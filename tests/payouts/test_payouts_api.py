@@ -197,3 +197,49 @@ def test_elm07_two_players_swapped_after_the_sign_off_need_it_again(api, tournam
     assert (answer["places_decided"], answer["released_places"], answer["signed_now"], answer["complete"]) == (2, [], [], False)
     r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": field[0].pk, "method": "CASH"}, format="json")
     assert (r.status_code, r.json()["code"]) == (409, "ranking_not_signed_off")
+
+
+def test_elm06_two_players_tied_for_second_each_get_the_medal_both_places_give_and_the_cap_only_second_gives_is_held(
+    api, tournament, field, director, cashier_user
+):
+    """1st pays €1,000, a trophy and a watch; 2nd €500, a medal and a cap; 3rd €500 and a medal.
+    Two players tie for 2nd (places 2 and 3): each is due €500 and a medal, and the cap, which
+    3rd place does not give, is held for the director to decide; the winner is due his three
+    prizes. The desk cannot hand over the held cap."""
+    table = [
+        {"place": 1, "amount": "1000"},
+        {"place": 2, "amount": "500"},
+        {"place": 3, "amount": "500"},
+        {"place": 1, "kind": "ITEM", "amount": "0", "description": "Trophy"},
+        {"place": 1, "kind": "ITEM", "amount": "0", "description": "Watch"},
+        {"place": 2, "kind": "ITEM", "amount": "0", "description": "Medal"},
+        {"place": 2, "kind": "ITEM", "amount": "0", "description": "Cap"},
+        {"place": 3, "kind": "ITEM", "amount": "0", "description": "Medal"},
+    ]
+    services.edit_payout_table(tournament, table, actor=Actor(director))
+    services.lock_payout_table(tournament, actor=Actor(director))
+    winner, tied_a, tied_b = field[0], field[1], field[2]
+    for e, place in ((winner, 1), (tied_a, 2), (tied_b, 2)):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    due = api(cashier_user).get(f"/api/v1/payouts/due/?tournament={tournament.pk}").json()
+
+    def lines(e):
+        return [(d["kind"], d["amount"], d["description"], d["source"], d["shared_with"], d["held"]) for d in due if d["entry"] == e.pk]
+
+    assert lines(winner) == [
+        ("CASH", "1000.00", "", "MAIN:CASH", 1, False),
+        ("ITEM", "0.00", "Trophy", "MAIN:ITEM", 1, False),
+        ("ITEM", "0.00", "Watch", "MAIN:ITEM:2", 1, False),
+    ]
+    assert (
+        lines(tied_a)
+        == lines(tied_b)
+        == [
+            ("CASH", "500.00", "", "MAIN:CASH", 2, False),
+            ("ITEM", "0.00", "Medal", "MAIN:ITEM", 2, False),
+            ("ITEM", "0.00", "Cap", "MAIN:ITEM:2", 2, True),
+        ]
+    )
+    r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": tied_b.pk, "source": "MAIN:ITEM:2", "method": "OTHER"}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "prize_held")
