@@ -245,7 +245,8 @@ class Ticket(models.Model):
 
 class PrizePayment(models.Model):
     """One prize handed over: cash/cheque/transfer (with its PAYOUT ledger row), a ticket,
-    a seat or an item. ``source`` says which prize: ``MAIN:<kind>``, ``SIDE:<award id>`` or
+    a seat or an item. ``source`` says which prize: ``MAIN:<kind>`` (the second item, ticket… of one
+    place ``MAIN:<kind>:2``, and so on), ``SIDE:<award id>`` or
     ``CHIPLEADER:<award id>`` (a flight's chip-leader prize, PAY-08).
     A payment whose ledger row was reversed no longer counts."""
 

@@ -31,7 +31,8 @@ def placed_entries(t):
 def prize_place_decided(t) -> bool:
     """Whether the prizes of the paid places are decided on the pool as it stands: a player has
     finished in one, or every player still in a running event is in the money (one entry fewer
-    would move a player out earlier into a paid place)."""
+    would move a player out earlier into a paid place). The pool then no longer shrinks nor its
+    guarantee changes (PAY-05)."""
     paid = places_paid(t)
     if paid == 0:
         return False
@@ -110,14 +111,16 @@ FORFEIT_SOURCE = "MAIN:FORFEIT"  # what a player receives of a prize another for
 
 
 def dues(t, prizes=None) -> list[dict]:
-    """Every prize won so far, per entry: amount, whether released (sign-off) and paid.
+    """Every prize won so far, per entry: amount, whether released (sign-off) and paid: the
+    list the desk pays and hands over from, each prize on its own (PAY-13).
 
     A shared place (several entries with the same place, the best place of the group)
     covers places p … p+m−1: the cash of those places is split with
     ``payouts.pool.shared_place_amounts`` (odd cents to the first listed by entry number,
-    or to the house: setting ``shared_odd_cents``). A seat, ticket or item goes to each
-    member only when every place of the group has the same one; otherwise it is held for
-    the director to decide (ELM-06 [CONFIG]).
+    or to the house: setting ``shared_odd_cents``). Each seat, ticket or item of a place is a
+    prize of its own, handed over on its own (a trophy and a watch for 1st: source
+    ``MAIN:ITEM`` and ``MAIN:ITEM:2``). It goes to each member only when every place of the
+    group has the same one; otherwise it is held for the director to decide (ELM-06 [CONFIG]).
 
     A player eliminated without prize (PEN-07, C27) keeps his place and his prize is listed
     with ``forfeited`` (it is never paid); what others receive of it (``forfeit_plan``) is a
@@ -206,16 +209,21 @@ def dues_and_forfeits(t, prizes=None) -> tuple[list[dict], dict]:
                 item(e, place, m, "CASH", share, "MAIN:CASH")
         for kind in ("SEAT", "TICKET", "ITEM"):
             kinds = [[p for p in items if p["kind"] == kind] for items in covered]
-            if not any(kinds):
-                continue
-            same = all(len(k) == 1 for k in kinds) and len({(k[0]["amount"], k[0]["description"], k[0]["target"]) for k in kinds}) == 1
-            for e, ks in zip(members, kinds):
-                p = (ks or [k for k in kinds if k][0])[0]
-                if kind == "SEAT" and (e.pk, "MAIN:SEAT") not in paid and seats_in_money():
-                    # FMT-08 [CONFIG] CASH: a winner the target did not take is paid the seat's value at the desk
-                    item(e, place, m, "CASH", p["amount"], "MAIN:SEAT", _("Seat value in money: %(t)s") % {"t": p["description"]}, held=not same)
-                    continue
-                item(e, place, m, kind, p["amount"], f"MAIN:{kind}", p["description"], held=not same, target=p["target"])
+            # Each prize of a kind is a due of its own (a trophy AND a watch for 1st: both are
+            # handed over): the n-th of its kind, source ``MAIN:<kind>`` then ``MAIN:<kind>:<n>``.
+            # A shared place gives the n-th to each member only when every place it covers has
+            # the same n-th; otherwise the director decides (held).
+            for n in range(max(len(k) for k in kinds)):
+                nth = [k[n] if n < len(k) else None for k in kinds]
+                same = all(nth) and len({(p["amount"], p["description"], p["target"]) for p in nth}) == 1
+                source = f"MAIN:{kind}" if n == 0 else f"MAIN:{kind}:{n + 1}"
+                for e, p in zip(members, nth):
+                    p = p or next(q for q in nth if q)
+                    if kind == "SEAT" and (e.pk, source) not in paid and seats_in_money():
+                        # FMT-08 [CONFIG] CASH: a winner the target did not take is paid the seat's value at the desk
+                        item(e, place, m, "CASH", p["amount"], source, _("Seat value in money: %(t)s") % {"t": p["description"]}, held=not same)
+                        continue
+                    item(e, place, m, kind, p["amount"], source, p["description"], held=not same, target=p["target"])
     plan = _forfeits(rules.forfeited_prize, [d for d in out if d["forfeited"]], groups, cash_of)
     for x in plan["extras"]:
         e = x["entry"]

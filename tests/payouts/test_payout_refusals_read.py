@@ -193,3 +193,13 @@ def test_pay05_a_table_written_by_hand_lets_the_guarantee_change_unless_it_is_a_
     )
     sat.refresh_from_db()
     assert sat.guarantee == D("300.00")
+
+
+def test_pay05_an_event_without_entries_yet_takes_its_guarantee(make_tournament, api, director):
+    """Announced, nobody registered: no place is paid yet, so none is decided, and the director
+    sets the sponsor's guarantee."""
+    t = make_tournament(name="Friday Deepstack", buy_in=D("100"), fee=D("10"))
+    r = change_guarantee(api, director, t, "2000")
+    assert r.status_code == 200, r.content
+    t.refresh_from_db()
+    assert t.guarantee == D("2000.00")

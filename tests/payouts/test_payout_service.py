@@ -380,3 +380,21 @@ def test_tournament_links_point_at_the_payouts_pages(tournament):
     links = sel.tournament_links(tournament)
     assert links[0]["url"] == f"/tournaments/{tournament.pk}/payouts/"
     assert any(link["url"].startswith("/payouts/due/") for link in links)
+
+
+def test_pay13_a_prize_paid_again_after_a_reversal_shows_paid_and_is_not_paid_a_third_time(paid_out, cashier_actor, director, api, cashier_user):
+    """The 4th's €500 paid, reversed by the director (the wrong person), paid again: the desk's
+    list shows it paid with the new payment's receipt, and a third payment is refused."""
+    t, entries = paid_out
+    finish_at(entries[3], 4)
+    sign_twice(t, director)
+    first = services.pay_prize(entries[3], method="CASH", actor=cashier_actor)
+    cashier.reverse(first.row, reason="paid the wrong person", actor=Actor(director, "desk-1"))
+    again = services.pay_prize(entries[3], method="CASH", actor=cashier_actor)
+    assert again.row.receipt_number != first.row.receipt_number
+    due = api(cashier_user).get(f"/api/v1/payouts/due/?tournament={t.pk}&all=1").json()
+    [line] = [d for d in due if d["entry"] == entries[3].pk]
+    assert (line["amount"], line["paid"], line["payment"]["receipt_number"]) == ("500.00", True, again.row.receipt_number)
+    with pytest.raises(DomainError) as refused:
+        services.pay_prize(entries[3], method="CASH", actor=cashier_actor)
+    assert refused.value.code == "already_paid"

@@ -133,3 +133,113 @@ def test_satellite_link_and_side_pools(api, make_tournament, tournament, field, 
     assert r.status_code == 409 and r.data["code"] == "seats_not_decided"
     r = api(director).post(f"/api/v1/tournaments/{tournament.pk}/payouts/side-pools/", {"kind": "JACKPOT", "name": "Jackpot"}, format="json")
     assert r.status_code == 201 and r.data[0]["name"] == "Jackpot"
+
+
+def test_elm07_the_sign_off_answer_names_who_signed_when_and_says_when_the_ranking_is_released(api, tournament, field, director, controller_user, cashier_user):
+    """Nobody placed: nothing decided, nothing signed, not released. Two players out (3rd and
+    2nd); the director signs on 14 March 2026 at 20:30 UTC (21:30 in Rome), the administrative
+    controller, who has no full name, at 20:45: the answer names each, his role in words, the
+    moment and the moment as the room reads it, and only then the ranking is released."""
+    import datetime as dt
+
+    import time_machine
+
+    director.first_name, director.last_name = "Dora", "Direttrice"
+    director.save()
+    services.edit_payout_table(tournament, [{"place": 1, "amount": "1500"}, {"place": 2, "amount": "500"}], actor=Actor(director))
+    services.lock_payout_table(tournament, actor=Actor(director))
+    url = f"/api/v1/tournaments/{tournament.pk}/payouts/signoff/"
+    desk = api(cashier_user)
+    assert desk.get(url).json() == {"places_decided": 0, "released_places": [], "signed_now": [], "complete": False}
+    for e, place in ((field[0], 3), (field[1], 2)):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    with time_machine.travel(dt.datetime(2026, 3, 14, 20, 30, tzinfo=dt.UTC), tick=False):
+        assert api(director).post(url).status_code == 201
+    dora = {
+        "user": "dora",
+        "name": "Dora Direttrice",
+        "role": "DIRECTOR",
+        "role_label": "director",
+        "at": "2026-03-14T20:30:00+00:00",
+        "at_local": "14/03/2026 21:30",
+    }
+    assert desk.get(url).json() == {"places_decided": 2, "released_places": [], "signed_now": [dora], "complete": False}
+    with time_machine.travel(dt.datetime(2026, 3, 14, 20, 45, tzinfo=dt.UTC), tick=False):
+        assert api(controller_user).post(url).status_code == 201
+    cora = {
+        "user": "cora",
+        "name": "cora",
+        "role": "CONTROL",
+        "role_label": "administrative controller",
+        "at": "2026-03-14T20:45:00+00:00",
+        "at_local": "14/03/2026 21:45",
+    }
+    assert desk.get(url).json() == {"places_decided": 2, "released_places": [2, 3], "signed_now": [dora, cora], "complete": True}
+
+
+def test_elm07_two_players_swapped_after_the_sign_off_need_it_again(api, tournament, field, director, controller_user, cashier_user):
+    """The 2nd and the 3rd signed off by the director and the controller, then the floor finds
+    them the wrong way round and swaps them: the same places are decided, but not with the
+    players signed, so nothing is released until both sign again."""
+    services.edit_payout_table(tournament, [{"place": 1, "amount": "1500"}, {"place": 2, "amount": "500"}], actor=Actor(director))
+    services.lock_payout_table(tournament, actor=Actor(director))
+    url = f"/api/v1/tournaments/{tournament.pk}/payouts/signoff/"
+    for e, place in ((field[0], 3), (field[1], 2)):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    assert api(director).post(url).status_code == 201
+    assert api(controller_user).post(url).json()["released_places"] == [2, 3]
+    for e, place in ((field[0], 2), (field[1], 3)):
+        e.place = place
+        e.save()
+    answer = api(cashier_user).get(url).json()
+    assert (answer["places_decided"], answer["released_places"], answer["signed_now"], answer["complete"]) == (2, [], [], False)
+    r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": field[0].pk, "method": "CASH"}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "ranking_not_signed_off")
+
+
+def test_elm06_two_players_tied_for_second_each_get_the_medal_both_places_give_and_the_cap_only_second_gives_is_held(
+    api, tournament, field, director, cashier_user
+):
+    """1st pays €1,000, a trophy and a watch; 2nd €500, a medal and a cap; 3rd €500 and a medal.
+    Two players tie for 2nd (places 2 and 3): each is due €500 and a medal, and the cap, which
+    3rd place does not give, is held for the director to decide; the winner is due his three
+    prizes. The desk cannot hand over the held cap."""
+    table = [
+        {"place": 1, "amount": "1000"},
+        {"place": 2, "amount": "500"},
+        {"place": 3, "amount": "500"},
+        {"place": 1, "kind": "ITEM", "amount": "0", "description": "Trophy"},
+        {"place": 1, "kind": "ITEM", "amount": "0", "description": "Watch"},
+        {"place": 2, "kind": "ITEM", "amount": "0", "description": "Medal"},
+        {"place": 2, "kind": "ITEM", "amount": "0", "description": "Cap"},
+        {"place": 3, "kind": "ITEM", "amount": "0", "description": "Medal"},
+    ]
+    services.edit_payout_table(tournament, table, actor=Actor(director))
+    services.lock_payout_table(tournament, actor=Actor(director))
+    winner, tied_a, tied_b = field[0], field[1], field[2]
+    for e, place in ((winner, 1), (tied_a, 2), (tied_b, 2)):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    due = api(cashier_user).get(f"/api/v1/payouts/due/?tournament={tournament.pk}").json()
+
+    def lines(e):
+        return [(d["kind"], d["amount"], d["description"], d["source"], d["shared_with"], d["held"]) for d in due if d["entry"] == e.pk]
+
+    assert lines(winner) == [
+        ("CASH", "1000.00", "", "MAIN:CASH", 1, False),
+        ("ITEM", "0.00", "Trophy", "MAIN:ITEM", 1, False),
+        ("ITEM", "0.00", "Watch", "MAIN:ITEM:2", 1, False),
+    ]
+    assert (
+        lines(tied_a)
+        == lines(tied_b)
+        == [
+            ("CASH", "500.00", "", "MAIN:CASH", 2, False),
+            ("ITEM", "0.00", "Medal", "MAIN:ITEM", 2, False),
+            ("ITEM", "0.00", "Cap", "MAIN:ITEM:2", 2, True),
+        ]
+    )
+    r = api(cashier_user).post("/api/v1/payouts/pay/", {"entry": tied_b.pk, "source": "MAIN:ITEM:2", "method": "OTHER"}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "prize_held")

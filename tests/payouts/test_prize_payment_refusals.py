@@ -142,3 +142,57 @@ def test_pay13_a_paid_last_longer_does_not_hold_back_the_undo_of_its_winners_bus
     assert r.status_code == 200, r.content
     assert (Entry.objects.get(pk=bea.pk).status, Entry.objects.get(pk=ada.pk).place) == (Entry.ACTIVE, 3)
     assert [(d["name"], d["amount"], d["paid"]) for d in sel.dues(t) if d["source"] == f"SIDE:{award.pk}"] == [("Bea Booked", D("30.00"), True)]
+
+
+def test_pay13_a_first_place_with_a_trophy_and_a_watch_gets_both_handed_over_at_the_desk(
+    make_tournament, make_person, cashier_actor, actor, api, director, cashier_user
+):
+    """The director's table gives 1st place €300, a trophy and a watch (two items for one place).
+    Once the ranking is signed, the desk's list shows the winner three lines ready to pay, the
+    watch as its own line; the cashier hands over the trophy, then the watch, each on its own,
+    and the list then shows all three paid."""
+    from seating import services as seating
+    from tournaments.setup import lifecycle
+
+    t = make_tournament(buy_in=D("100"), fee=D("0"))
+    for _ in range(4):
+        cashier.register(t, make_person(), method="CARD", actor=cashier_actor)
+    table = [
+        {"place": 1, "amount": "300"},
+        {"place": 2, "amount": "100"},
+        {"place": 1, "kind": "ITEM", "amount": "0", "description": "Trophy"},
+        {"place": 1, "kind": "ITEM", "amount": "0", "description": "Watch"},
+    ]
+    services.edit_payout_table(t, table, actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    while t.entries.filter(status=Entry.ACTIVE).count() > 1:
+        seating.record_bust(t, [t.entries.filter(status=Entry.ACTIVE).order_by("number").last().pk], actor=actor)
+    services.sign_off_ranking(t, actor=Actor(director))
+    services.sign_off_ranking(t, actor=Actor(make_user("ctrl", "controller")))
+    winner = t.entries.get(place=1)
+    desk = api(cashier_user)
+
+    def winners_lines(query=""):
+        r = desk.get(f"/api/v1/payouts/due/?tournament={t.pk}{query}")
+        assert r.status_code == 200
+        return [(d["kind"], d["amount"], d["description"], d["source"], d["held"], d["released"], d["paid"]) for d in r.json() if d["entry"] == winner.pk]
+
+    assert winners_lines() == [
+        ("CASH", "300.00", "", "MAIN:CASH", False, True, False),
+        ("ITEM", "0.00", "Trophy", "MAIN:ITEM", False, True, False),
+        ("ITEM", "0.00", "Watch", "MAIN:ITEM:2", False, True, False),
+    ]
+    for source in ("MAIN:ITEM", "MAIN:ITEM:2"):
+        r = desk.post("/api/v1/payouts/pay/", {"entry": winner.pk, "source": source, "method": "OTHER"}, format="json")
+        assert r.status_code == 201, r.content
+        assert (r.json()["kind"], r.json()["amount"]) == ("ITEM", "0.00")
+    r = desk.post("/api/v1/payouts/pay/", {"entry": winner.pk, "source": "MAIN:ITEM:2", "method": "OTHER"}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "already_paid")
+    assert winners_lines() == [("CASH", "300.00", "", "MAIN:CASH", False, True, False)]
+    assert [line[2:4] + line[6:] for line in winners_lines("&all=1")] == [
+        ("", "MAIN:CASH", False),
+        ("Trophy", "MAIN:ITEM", True),
+        ("Watch", "MAIN:ITEM:2", True),
+    ]
