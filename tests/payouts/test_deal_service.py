@@ -127,3 +127,49 @@ def test_pay09_a_consent_given_twice_and_an_approval_repeated_change_nothing(fin
     assert [p["amount"] for p in sel.table_prizes(t)] == [D("800.00"), D("640.00"), D("560.00")]
     assert t.events.filter(action="payouts.deal.accepted").count() == 3
     assert t.events.filter(action="payouts.deal.approved").count() == 1
+
+
+def test_pay09_a_deal_refused_says_why_in_words_with_its_amounts(final_table, actor):
+    t, players = final_table
+    with pytest.raises(DomainError) as e:
+        services.propose_deal(t, stacks_of(players, [5, 3, 2]), method=Deal.CUSTOM, by_place=["1000", "600", "300"], actor=actor)
+    assert e.value.code == "wrong_total" and e.value.status == 400
+    assert str(e.value.message) == "The deal must add up to the prizes left. The deal pays 1,900.00, but the prizes left are 2,000.00."
+    with pytest.raises(DomainError) as e:
+        services.propose_deal(t, stacks_of(players, [5, 3, 2]), method=Deal.CUSTOM, by_place=["700", "700", "600"], actor=actor)
+    assert e.value.code == "not_strictly_decreasing"
+    assert str(e.value.message) == (
+        "House policy (PAY-09): the deal must pay every place strictly more than the next one. Place 2 (700.00) must be paid less than place 1 (700.00)."
+    )
+
+
+def test_pay09_stacks_that_cannot_be_a_deal_are_refused_in_words(final_table):
+    t, players = final_table
+    with pytest.raises(DomainError) as e:
+        services.deal_options(t, stacks_of(players[:2], [1, 2]))
+    assert e.value.code == "stacks_mismatch" and e.value.status == 400
+    assert str(e.value.message) == "Enter one stack for each of the 3 players still in, and no one else."
+    stacks = stacks_of(players, [5, 3, 2])
+    stacks[str(players[1].pk)] = "many"
+    with pytest.raises(DomainError) as e:
+        services.deal_options(t, stacks)
+    assert e.value.code == "bad_stack" and str(e.value.message) == "Stacks must be whole chip counts."
+    stacks[str(players[1].pk)] = 0
+    with pytest.raises(DomainError) as e:
+        services.deal_options(t, stacks)
+    assert e.value.code == "bad_stack" and str(e.value.message) == "Every player in a deal must have chips."
+
+
+def test_pay09_the_calculator_before_the_final_table_says_how_many_are_left_and_how_many_it_seats(make_tournament, make_person, cashier_actor, actor):
+    t = make_tournament(buy_in=D("100"), fee=D("0"), settings={"final_table_size": 2})
+    players = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(10)]
+    services.lock_payout_table(t, actor=actor)
+    for place, e in zip(range(10, 3, -1), players[3:]):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    out = services.deal_options(t, stacks_of(players[:3], [1, 2, 3]))
+    assert out["policy"] == "Deals are allowed only at the final table: 3 players are left, the final table is 2 (PAY-09)."
+    assert out["final_table_size"] == 2 and out["streaming_live"] is False
+    with pytest.raises(DomainError) as e:
+        services.propose_deal(t, stacks_of(players[:3], [1, 2, 3]), method=Deal.CHIP_CHOP, actor=actor)
+    assert e.value.code == "not_final_table" and str(e.value.message) == out["policy"]
