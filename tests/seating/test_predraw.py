@@ -343,3 +343,14 @@ def test_seat02_a_start_as_drawn_in_advance_opens_ordinary_tables_and_is_logged_
     assert [(tb["number"], tb["is_final"], tb["halt_waived"]) for tb in tables] == [(1, False, False), (2, False, False)]
     rows = [row for row in api(director).get(f"/api/v1/tournaments/{t.pk}/events/").json() if row["action"] == "seating.draw.initial"]
     assert [(row["actor_label"], row["payload"]["predraw_session"]) for row in rows] == [(director.get_username(), "1A")]
+    keys = ("players", "tables", "rng", "redraw", "reason", "banned_not_seated", "later_sessions", "apart")
+    assert {k: rows[0]["payload"][k] for k in keys} == {
+        "players": 11,
+        "tables": 2,
+        "rng": "secrets.SystemRandom (OS CSPRNG) seeds random.Random",
+        "redraw": False,
+        "reason": "",
+        "banned_not_seated": [],
+        "later_sessions": [],
+        "apart": [],
+    }
