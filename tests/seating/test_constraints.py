@@ -6,9 +6,10 @@ import random
 import pytest
 
 from seating import engine, services
-from seating.models import KeepApart, PendingMove, SeatReservation, Table
+from seating.models import Bust, KeepApart, PendingMove, SeatReservation, Table
 from tdmanager.errors import DomainError
-from tournaments.models import Entry, TournamentEvent
+from tournaments.cashier import services as cashier
+from tournaments.models import Entry, Tournament, TournamentEvent
 from tournaments.setup import lifecycle
 
 from .test_support import add_entries, arrange, seat_map, started  # noqa: F401 (fixture)
@@ -258,3 +259,55 @@ def test_seat07_a_pair_added_through_the_api_while_they_sit_together_is_flagged_
         r = api(director).post(url, {"person_a": person_a, "person_b": person_b, "reason": "partners"}, format="json")
         assert (r.status_code, r.json()["code"], r.json()["detail"]) == (400, "unknown_person", "No such person.")
     assert KeepApart.objects.count() == 1
+
+
+def test_a_late_player_sits_in_the_seat_held_for_him_and_the_log_says_it_was_given_by_hand(started, actor, api, director):
+    t = started(16, table_size=10)
+    entries = list(Entry.objects.filter(tournament=t).order_by("number"))
+    arrange(t, {1: [1, 2, 3, 4, 5, 6, 7, 8], 2: [1, 2, 3, 4, 5, 6, 7, 8]}, big_blinds={1: (1, 8), 2: (5, 4)})
+    Table.objects.filter(tournament=t, number=1).update(big_blind_twice=True)  # the big blind posts again alone
+    services.record_bust(t, [entries[15]], actor=actor)  # table 2 seat 8 is out, 16th of 16
+    assert Entry.objects.get(pk=entries[15].pk).place == 16
+    late = add_entries(t, 1, names=["Wanda"])[0]
+    services.reserve_seat(t, late, 1, 9, actor=actor, reason="wheelchair")
+    services.seat_new_entry(t, late, actor)
+    assert seat_map(t)[1][9] == late.pk
+    table = Table.objects.get(tournament=t, number=1)
+    # the table's blinds stay where they were; only the held seat's lock is lifted
+    assert (table.big_blind_seat, table.previous_big_blind_seat, table.big_blind_twice, table.locked, table.locked_seats) == (1, 8, True, False, [])
+    assert Entry.objects.get(pk=entries[15].pk).place == 17  # one more player in the field
+    rows = [row for row in api(director).get(f"/api/v1/tournaments/{t.pk}/events/").json() if row["action"] == "seating.player.seated"]
+    assert len(rows) == 1
+    payload = rows[0]["payload"]
+    # seat 9 lies between the next button (seat 8, the last big blind) and the small blind (seat 1): he waits for the button
+    assert {k: payload[k] for k in ("entry", "name", "entry_number", "table", "seat", "new_table", "wait_for_button", "revived", "reserved", "reason")} == {
+        "entry": late.pk,
+        "name": "Wanda Test",
+        "entry_number": 17,
+        "table": 1,
+        "seat": 9,
+        "new_table": False,
+        "wait_for_button": True,
+        "revived": False,
+        "reserved": True,
+        "reason": {"code": "SEAT_RESERVED", "params": {"table": 1, "seat": 9}},
+    }
+    assert rows[0]["actor_label"] == actor.label
+
+
+def test_a_busted_player_who_rebuys_sits_in_the_seat_held_for_him_and_his_bust_no_longer_counts(started, actor, cashier_actor):
+    t = started(12, format=Tournament.REBUY, rebuy_price=100, rebuy_chips=30000, rebuy_until_level=4)
+    arrange(t, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6]}, big_blinds={1: (2, 1), 2: (2, 1)})
+    out = t.entries.get(number=3)  # table 1 seat 3
+    services.record_bust(t, [out], actor=actor)
+    assert Entry.objects.get(pk=out.pk).place == 12
+    services.reserve_seat(t, out, 2, 8, actor=actor, reason="by the aisle")
+    cashier.rebuy(Entry.objects.get(pk=out.pk), method="CASH", actor=cashier_actor)
+    out.refresh_from_db()
+    assert (out.status, out.place, seat_map(t)[2][8]) == (Entry.ACTIVE, None, out.pk)
+    assert Bust.objects.get(entry=out).void == Bust.REBOUGHT
+    seated = TournamentEvent.objects.get(tournament=t, action="seating.player.seated", payload__entry=out.pk)
+    assert (seated.payload["revived"], seated.payload["reserved"], seated.payload["table"], seated.payload["seat"]) == (True, True, 2, 8)
+    nxt = t.entries.get(number=4)
+    services.record_bust(t, [nxt], actor=actor)
+    assert Entry.objects.get(pk=nxt.pk).place == 12  # twelve players again: the next one out is twelfth

@@ -143,3 +143,30 @@ def test_a_manual_break_whose_bust_is_undone_is_void_and_replaced_when_the_table
     services.record_bust(t, undone, actor=actor)
     assert ManualDraw.objects.get(pk=brk.pk).status == ManualDraw.CANCELLED
     assert ManualDraw.objects.filter(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN, table=3).count() == 1
+
+
+def test_a_manual_redraw_cancels_the_cards_printed_before_and_logs_the_new_cards_with_its_reason(make_tournament, actor, api, director):
+    t, entries = manual(make_tournament, 12)
+    t.settings = {"draw_mode": "MANUAL", "start_players_per_table": 5}
+    t.save(update_fields=["settings"])
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    first = ManualDraw.objects.get(tournament=t, status=ManualDraw.OPEN)
+    services.draw(t, actor=actor, redraw=True, reason="cards mixed up")
+    first.refresh_from_db()
+    assert first.status == ManualDraw.CANCELLED and first.done_at is not None
+    again = ManualDraw.objects.get(tournament=t, status=ManualDraw.OPEN)
+    # at most five a table at the start: twelve players on three tables of four
+    tables = sorted(tb for tb, _s in again.cards)
+    assert tables == [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    rows = [row for row in api(director).get(f"/api/v1/tournaments/{t.pk}/events/").json() if row["action"] == "seating.manual_draw.opened"]
+    assert len(rows) == 2
+    row = max(rows, key=lambda r: r["id"])
+    assert row["actor_label"] == actor.label
+    assert {k: row["payload"][k] for k in ("kind", "players", "reserved", "redraw", "reason")} == {
+        "kind": "INITIAL",
+        "players": [e.pk for e in entries],
+        "reserved": [],
+        "redraw": True,
+        "reason": "cards mixed up",
+    }
+    assert sorted(map(tuple, row["payload"]["cards"])) == sorted(map(tuple, again.cards))

@@ -329,3 +329,28 @@ def test_seat02_the_api_names_the_sessions_field_when_two_share_a_name_or_one_br
             },
         ), sessions
     assert not registered.events.filter(action="seating.predraw").exists()
+
+
+@pytest.mark.django_db
+def test_seat02_a_start_as_drawn_in_advance_opens_ordinary_tables_and_is_logged_in_the_directors_name(registered, api, director):
+    t = registered  # 11 registrants, 9-max tables: two tables
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/seating/predraw/", {"sessions": ["1A"]}, format="json")
+    assert r.status_code in (200, 201), r.data
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/start/", {}, format="json")
+    assert r.status_code == 200, r.data
+    tables = api(director).get(f"/api/v1/tournaments/{t.pk}/tables/").data["tables"]
+    # neither a final table nor a table let play on while short: two ordinary tables
+    assert [(tb["number"], tb["is_final"], tb["halt_waived"]) for tb in tables] == [(1, False, False), (2, False, False)]
+    rows = [row for row in api(director).get(f"/api/v1/tournaments/{t.pk}/events/").json() if row["action"] == "seating.draw.initial"]
+    assert [(row["actor_label"], row["payload"]["predraw_session"]) for row in rows] == [(director.get_username(), "1A")]
+    keys = ("players", "tables", "rng", "redraw", "reason", "banned_not_seated", "later_sessions", "apart")
+    assert {k: rows[0]["payload"][k] for k in keys} == {
+        "players": 11,
+        "tables": 2,
+        "rng": "secrets.SystemRandom (OS CSPRNG) seeds random.Random",
+        "redraw": False,
+        "reason": "",
+        "banned_not_seated": [],
+        "later_sessions": [],
+        "apart": [],
+    }
