@@ -51,14 +51,19 @@ def sweep(at):
         tasks.sweep_clocks()
 
 
+def start_with_arrived(t, arrived, cashier_actor, actor):
+    """The players in ``arrived`` check in at the desk, the tournament starts and its clock runs from T0."""
+    for e in arrived:
+        registration.check_in(e, actor=cashier_actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    clock_services.start_clock(t, actor=actor, now=T0)
+
+
 def test_with_check_in_the_clock_forfeits_every_paid_entry_not_checked_in_at_level_end_plus_grace(make_tournament, make_person, cashier_actor, actor):
     t = forfeit_at(make_tournament, grace=5)
     entries = field(t, cashier_actor, make_person, 6)
     here, away = entries[:4], entries[4:]
-    for e in here:
-        registration.check_in(e, actor=cashier_actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clock_services.start_clock(t, actor=actor, now=T0)
+    start_with_arrived(t, here, cashier_actor, actor)
     assert all(seating_selectors.seat_of(e) is not None for e in entries)  # seated like everybody, blinded out
 
     tick(t, T0 + LEVEL + timedelta(seconds=1))  # level 1 ended: level 2 on the clock, the grace runs
@@ -87,10 +92,7 @@ def test_with_check_in_the_clock_forfeits_every_paid_entry_not_checked_in_at_lev
 def test_the_forfeit_runs_once_a_clock_re_run_or_a_restarted_worker_forfeits_nobody_else(make_tournament, make_person, cashier_actor, actor):
     t = forfeit_at(make_tournament, grace=0)
     entries = field(t, cashier_actor, make_person, 5)
-    for e in entries[:4]:
-        registration.check_in(e, actor=cashier_actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clock_services.start_clock(t, actor=actor, now=T0)
+    start_with_arrived(t, entries[:4], cashier_actor, actor)
     version = Clock.objects.get(tournament=t).version
     tick(t, T0 + LEVEL + timedelta(seconds=2))  # grace 0: the level change itself is the deadline
     assert fresh(entries[4]).status == Entry.BUSTED
@@ -110,10 +112,7 @@ def test_the_forfeit_runs_once_a_clock_re_run_or_a_restarted_worker_forfeits_nob
 def test_a_paused_clock_holds_the_deadline(make_tournament, make_person, cashier_actor, actor):
     t = forfeit_at(make_tournament, grace=5)
     entries = field(t, cashier_actor, make_person, 4)
-    for e in entries[:3]:
-        registration.check_in(e, actor=cashier_actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clock_services.start_clock(t, actor=actor, now=T0)
+    start_with_arrived(t, entries[:3], cashier_actor, actor)
     clock_services.pause(t, actor=actor, reason="dinner", now=T0 + timedelta(minutes=10))  # 10 minutes of level 1 left
     sweep(T0 + timedelta(minutes=50))  # wall time past level 1 + grace, clock time not
     assert fresh(entries[3]).status == Entry.ACTIVE and not t.events.filter(action=FORFEITED).exists()
@@ -129,10 +128,7 @@ def test_a_deadline_passed_while_paused_after_it_is_still_applied(make_tournamen
     """The worker was down across the deadline and the director paused later: the sweep applies it."""
     t = forfeit_at(make_tournament, grace=5)
     entries = field(t, cashier_actor, make_person, 3)
-    for e in entries[:2]:
-        registration.check_in(e, actor=cashier_actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clock_services.start_clock(t, actor=actor, now=T0)
+    start_with_arrived(t, entries[:2], cashier_actor, actor)
     with time_machine.travel(T0 + timedelta(minutes=30), tick=False):
         clock_services.pause(t, actor=actor, now=T0 + timedelta(minutes=30))
     sweep(T0 + timedelta(minutes=31))
@@ -224,10 +220,7 @@ def test_the_forfeit_is_undone_like_any_bust_and_the_player_plays_on(make_tourna
 
     t = forfeit_at(make_tournament, grace=0)
     entries = field(t, cashier_actor, make_person, 5)
-    for e in entries[:3]:
-        registration.check_in(e, actor=cashier_actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clock_services.start_clock(t, actor=actor, now=T0)
+    start_with_arrived(t, entries[:3], cashier_actor, actor)
     tick(t, T0 + LEVEL + timedelta(seconds=1))
     late, later = fresh(entries[3]), fresh(entries[4])
     assert (late.place, later.place) == (4, 4)
@@ -242,10 +235,7 @@ def test_the_forfeit_is_undone_like_any_bust_and_the_player_plays_on(make_tourna
 def test_the_grace_ends_on_its_very_second_of_clock_time(make_tournament, make_person, cashier_actor, actor):
     t = forfeit_at(make_tournament, grace=5)
     entries = field(t, cashier_actor, make_person, 3)
-    for e in entries[:2]:
-        registration.check_in(e, actor=cashier_actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clock_services.start_clock(t, actor=actor, now=T0)
+    start_with_arrived(t, entries[:2], cashier_actor, actor)
     clock_services.sweep(now=T0 + LEVEL + timedelta(minutes=4, seconds=59))  # level 2 on the clock, a second of grace left
     assert fresh(entries[2]).status == Entry.ACTIVE
     clock_services.sweep(now=T0 + LEVEL + timedelta(minutes=5))  # level 1 ended 5 minutes ago: out
@@ -255,9 +245,6 @@ def test_the_grace_ends_on_its_very_second_of_clock_time(make_tournament, make_p
 def test_a_no_show_level_past_the_last_level_never_comes_and_nobody_forfeits(make_tournament, make_person, cashier_actor, actor):
     t = forfeit_at(make_tournament, grace=0, no_show_level=25)  # the Regular structure has 24 levels, the last repeats
     entries = field(t, cashier_actor, make_person, 3)
-    for e in entries[:2]:
-        registration.check_in(e, actor=cashier_actor)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    clock_services.start_clock(t, actor=actor, now=T0)
+    start_with_arrived(t, entries[:2], cashier_actor, actor)
     clock_services.sweep(now=T0 + timedelta(hours=12))  # every level played, the last one repeating
     assert fresh(entries[2]).status == Entry.ACTIVE and not t.events.filter(action=FORFEITED).exists()
