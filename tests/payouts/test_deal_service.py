@@ -47,13 +47,20 @@ def test_the_calculator_shows_icm_chip_chop_and_even_side_by_side(final_table):
     assert out["policy"] is None and out["prizes_left"] == ["1000.00", "600.00", "400.00"]
 
 
-def test_a_deal_is_refused_before_the_final_table(make_tournament, make_person, cashier_actor, actor):
+def three_left_before_a_final_table_of_two(make_tournament, make_person, cashier_actor, actor):
+    """Ten players paid, the payout table locked, seven out (10th to 4th): three are left and the
+    final table is of two."""
     t = make_tournament(buy_in=D("100"), fee=D("0"), settings={"final_table_size": 2})
     players = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(10)]
     services.lock_payout_table(t, actor=actor)
     for place, e in zip(range(10, 3, -1), players[3:]):
         e.status, e.place = Entry.BUSTED, place
         e.save()
+    return t, players
+
+
+def test_a_deal_is_refused_before_the_final_table(make_tournament, make_person, cashier_actor, actor):
+    t, players = three_left_before_a_final_table_of_two(make_tournament, make_person, cashier_actor, actor)
     with pytest.raises(DomainError) as e:
         services.propose_deal(t, stacks_of(players[:3], [1, 2, 3]), method=Deal.CHIP_CHOP, actor=actor)
     assert e.value.code == "not_final_table"
@@ -161,12 +168,7 @@ def test_pay09_stacks_that_cannot_be_a_deal_are_refused_in_words(final_table):
 
 
 def test_pay09_the_calculator_before_the_final_table_says_how_many_are_left_and_how_many_it_seats(make_tournament, make_person, cashier_actor, actor):
-    t = make_tournament(buy_in=D("100"), fee=D("0"), settings={"final_table_size": 2})
-    players = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(10)]
-    services.lock_payout_table(t, actor=actor)
-    for place, e in zip(range(10, 3, -1), players[3:]):
-        e.status, e.place = Entry.BUSTED, place
-        e.save()
+    t, players = three_left_before_a_final_table_of_two(make_tournament, make_person, cashier_actor, actor)
     out = services.deal_options(t, stacks_of(players[:3], [1, 2, 3]))
     assert out["policy"] == "Deals are allowed only at the final table: 3 players are left, the final table is 2 (PAY-09)."
     assert out["final_table_size"] == 2 and out["streaming_live"] is False
