@@ -221,3 +221,38 @@ def test_a_slip_confirmed_twice_says_who_did_it_first(api, started, floor_user):
         r = client.post(url(t, path), body, format="json")
         assert r.status_code == 409 and r.json()["code"] == "move_done" and r.json()["move"] == first["id"]
         assert f"by {floor_user.username}: " in r.json()["detail"] and f"table {first['to_table']}, seat {first['to_seat']}." in r.json()["detail"]
+
+
+def test_a_slip_done_already_says_when_who_and_where_the_player_sits(api, started, floor_user):
+    from datetime import datetime
+
+    t = started(12)
+    client = api(floor_user)
+    entry = Entry.objects.select_related("person", "seat__table").filter(tournament=t, seat__isnull=False).first()
+    name, here = entry.person.full_name, (entry.seat.table.number, entry.seat.number)
+    at = timezone.make_aware(datetime(2026, 11, 27, 22, 40))
+    by_hand = _slip(t, entry, PendingMove.DONE, done_at=at, done_by=floor_user)
+    r = client.post(url(t, f"moves/{by_hand.pk}/confirm/"), format="json")
+    assert r.status_code == 409 and r.json()["code"] == "move_done" and (r.json()["move"], r.json()["entry"]) == (by_hand.pk, entry.pk)
+    assert r.json()["detail"] == (
+        f"This move was already done at 22:40 by {floor_user.username}: {name} (#{entry.number}) sits at table {here[0]}, seat {here[1]}."
+    )
+    nobody = _slip(t, entry, PendingMove.DONE, done_at=at)  # confirmed by a user since removed
+    r = client.post(url(t, "moves/confirm/"), {"moves": [nobody.pk]}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "move_done" and r.json()["move"] == nobody.pk
+    assert r.json()["detail"] == f"This move was already done at 22:40: {name} (#{entry.number}) sits at table {here[0]}, seat {here[1]}."
+    undone = _slip(t, entry, PendingMove.UNDONE)
+    r = client.post(url(t, f"moves/{undone.pk}/confirm/"), format="json")
+    assert r.status_code == 409 and (r.json()["code"], r.json()["move"], r.json()["entry"]) == ("move_undone", undone.pk, entry.pk)
+    assert r.json()["detail"] == f"This move was undone: {name} (#{entry.number}) sits at table {here[0]}, seat {here[1]}."
+    stale = _slip(t, entry, PendingMove.SUPERSEDED)
+    r = client.post(url(t, f"moves/{stale.pk}/confirm/"), format="json")
+    assert r.status_code == 409 and (r.json()["code"], r.json()["move"], r.json()["entry"]) == ("move_superseded", stale.pk, entry.pk)
+    assert r.json()["detail"] == (f"This move is no longer needed (the tables changed): {name} (#{entry.number}) stays at table {here[0]}, seat {here[1]}.")
+    assert "replaced_by" not in r.json()
+    gone = client.post(url(t, "busts/"), {"entries": [{"entry": entry.pk}]}, format="json")
+    assert gone.status_code == 201, gone.content
+    out = Entry.objects.get(pk=entry.pk).busted_at
+    r = client.post(url(t, f"moves/{stale.pk}/confirm/"), format="json")
+    assert r.status_code == 409 and (r.json()["code"], r.json()["move"], r.json()["entry"]) == ("move_player_out", stale.pk, entry.pk)
+    assert r.json()["busted_at"] == out.isoformat()

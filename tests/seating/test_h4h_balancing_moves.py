@@ -135,3 +135,22 @@ def test_h4h_balancing_move_waiting_is_proposed_when_the_director_closes_the_han
     (move,) = floor.get(url(t, "moves/")).json()
     assert (move["id"], move["from_table"], move["to_table"], move["status"]) == (waiting["id"], 2, 1, "PROPOSED")
     assert not PendingMove.objects.filter(tournament=t, status=PendingMove.WAITING).exists()
+
+
+def test_h4h_a_done_on_a_waiting_move_names_the_tables_still_playing_and_the_move(bubble, api, floor_user):
+    t, floor = bubble, api(floor_user)
+    r = floor.post(url(t, "busts/"), {"table": 1, "entries": [{"entry": at(t, 1, 1)}]}, format="json")
+    (waiting,) = r.json()["waiting"]
+    r = floor.post(url(t, f"moves/{waiting['id']}/confirm/"), {}, format="json")
+    assert r.status_code == 409, r.content
+    body = r.json()
+    assert (body["code"], body["move"], body["waiting_for"]) == ("move_waiting_for_hand", waiting["id"], [1, 2])
+    assert body["detail"] == (
+        "Tables 1, 2 are still playing the hand-for-hand hand: this move from table 2 to table 1 is proposed once they have finished the hand."
+    )
+    floor.post(url(t, "tables/1/hand-completed/"), {}, format="json")
+    r = floor.post(url(t, "moves/confirm/"), {"moves": [waiting["id"]]}, format="json")
+    assert r.status_code == 409 and (r.json()["move"], r.json()["waiting_for"]) == (waiting["id"], [2]), r.content
+    assert r.json()["detail"] == (
+        "Table 2 is still playing the hand-for-hand hand: this move from table 2 to table 1 is proposed once it has finished the hand."
+    )
