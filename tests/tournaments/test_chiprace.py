@@ -372,3 +372,81 @@ def test_colour_up_and_stack_planning_refuse_impossible_chip_sets():
     refused("bad_chip_set", chiprace.chips_needed, -1, {25: 8})
     assert chiprace.chips_needed(0, {100: 8, 25: 4}) == {25: 0, 100: 0}
     assert chiprace.stack_value({25: 8, 100: 18, 500: 6}) == 5000
+
+
+def test_a_structure_without_antes_can_colour_up_its_t25_once_the_blinds_are_hundreds():
+    assert chiprace.color_up_suggestion([25, 100, 500], 100, big_blind=200) == [25]
+
+
+def test_a_chip_set_with_t1_chips_is_planned_and_colours_up_like_any_other():
+    assert chiprace.color_up_suggestion([1, 5, 25], 5, ante=0, big_blind=10) == [1]
+    assert chiprace.make_up_stack(1, {1: 5}) == {1: 1}
+    assert chiprace.make_up_stack(7, {1: 10, 5: 10}) == {1: 2, 5: 1}
+
+
+def test_a_colour_the_chip_set_lacks_takes_no_share_of_the_starting_stack():
+    # 1500 shared by T100 and T500: 750 each, so 7.5 T100; the rest must be T500s, so 5 or 10 T100;
+    # equally near, the stack takes the more small chips: 10 T100 and one T500.
+    assert chiprace.make_up_stack(1500, {100: 20, 500: 20}) == {100: 10, 500: 1}
+    assert chiprace.make_up_stack(1500, {25: 0, 100: 20, 500: 20}) == {100: 10, 500: 1}
+
+
+def test_a_make_up_never_uses_more_chips_of_a_colour_than_the_set_has():
+    # one T50 only: 950 cannot be made with T100s, so the stack is ten T100 (never two T50)
+    assert chiprace.make_up_stack(1000, {50: 1, 100: 20}) == {100: 10}
+
+
+def test_a_t1_odd_chip_is_a_share_in_the_race_and_can_win_it():
+    # T1 coloured up into T5: seat 1 has one odd T1, seat 2 three: 4 rounds half up to one T5.
+    table = [RacePlayer(1, 1, 100), RacePlayer(2, 3, 100)]
+    result = chiprace.race_from_result(table, [1], removed_denomination=1, new_denomination=5, conversion=ROUND_HALF_UP)
+    assert result.final_stacks == {1: 105, 2: 100}
+    assert (result.race_chips, result.added_value, result.discarded_value) == (1, 1, 0)
+    dealt = chiprace.race(table, removed_denomination=1, new_denomination=5, cards=[{1: "AS", 2: "KS"}])
+    assert dealt.rounds[0]["order"] == [1, 2]
+    assert (dealt.winners, dealt.final_stacks) == ([1], {1: 105, 2: 100})
+
+
+def test_a_race_simulated_without_a_given_shuffle_still_deals_its_chips():
+    result = chiprace.race(scenario_30_table(), **T25_TO_T100, conversion=FLOOR)
+    assert len(result.winners) == len(set(result.winners)) == 2
+    assert set(result.winners) <= {1, 4, 7, 9}
+    assert [len(r["cards"]) for r in result.rounds] == [4, 3]
+    assert sum(result.final_stacks.values()) == 4000 + 6500 + 2300 + 900 + 12000 + 200
+
+
+def test_each_later_round_starts_at_the_seat_left_of_the_last_winner():
+    table = [RacePlayer(3, 75, 1000), RacePlayer(4, 50, 1000), RacePlayer(5, 50, 1000), RacePlayer(6, 25, 1000)]
+    result = chiprace.race(
+        table,
+        **T25_TO_T100,
+        conversion=FLOOR,
+        tie=FIRST_DEALT,
+        cards=[{3: "2C", 4: "AH", 5: "3C", 6: "4C"}, {5: "QH", 6: "2C", 3: "QD"}],
+    )
+    # seat 4 wins the first round; the second is dealt from seat 5, so seat 5's queen came first
+    assert [r["order"] for r in result.rounds] == [[3, 4, 5, 6], [5, 6, 3]]
+    assert result.winners == [4, 5]
+    assert result.final_stacks == {3: 1000, 4: 1100, 5: 1100, 6: 1000}
+
+
+def test_a_race_with_a_chip_for_everyone_logs_one_round_without_cards():
+    players = [RacePlayer(1, 75, 500), RacePlayer(2, 75, 500)]
+    result = chiprace.race(players, **T25_TO_T100, conversion=ROUND_HALF_UP, cards=[])
+    assert result.rounds == [{"round": 1, "order": [1, 2], "cards": {}, "winners": [1, 2], "no_cards_needed": True}]
+    assert result.final_stacks == {1: 600, 2: 600}
+
+
+def test_a_player_with_odd_chips_and_a_t50_equal_in_value_races_like_anyone():
+    # two odd T25 (50) and one T50 (50) still in play: he has chips, and he can win the race
+    table = [RacePlayer(1, 50, 50), RacePlayer(2, 50, 1000)]
+    result = chiprace.race_from_result(table, [1], **T25_TO_T100, conversion=FLOOR, lowest_denomination_in_play=50)
+    assert result.final_stacks == {1: 150, 2: 1000}
+    assert (result.race_chips, result.discarded_value, result.added_value) == (1, 0, 0)
+
+
+def test_a_player_raced_out_can_be_given_a_t1_when_the_t1_is_the_lowest_chip_in_play():
+    table = [RacePlayer(1, 5, 0), RacePlayer(2, 5, 300)]
+    result = chiprace.race_from_result(table, [], removed_denomination=5, new_denomination=25, conversion=FLOOR, lowest_denomination_in_play=1)
+    assert result.final_stacks == {1: 1, 2: 300}
+    assert (result.raced_out_rescued, result.added_value, result.discarded_value) == ([1], 1, 10)
