@@ -10,7 +10,7 @@ from tournaments.formats.services import multiday, timed
 from tournaments.models import Tournament, TournamentEvent
 from tournaments.setup import lifecycle
 
-from .test_multiday import one_flight_event
+from .test_multiday import small_event
 from .test_timed import timed_event  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_equal_stacks_ranked_by_a_draw_at_the_time_limit_replay(timed_event, fie
 
 
 def test_equal_bags_ordered_by_a_draw_for_the_chip_leader_prizes_replay(structure, make_person, cashier_actor, actor, api, controller_user):
-    event = one_flight_event(structure, actor, chip_leader_ties="DRAW")
+    event = small_event(structure, actor, chip_leader_ties="DRAW")
     t = event.flights.get(label="1A").tournament
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     lifecycle.start(t, actor=actor)
@@ -65,7 +65,7 @@ def test_equal_bags_ordered_by_a_draw_for_the_chip_leader_prizes_replay(structur
 
 
 def test_a_flights_own_chip_leader_prizes_replay_from_its_log(structure, make_person, cashier_actor, actor, api, controller_user):
-    event = one_flight_event(structure, actor, chip_leader_prizes=["300", "100"])
+    event = small_event(structure, actor, chip_leader_prizes=["300", "100"])
     t = event.flights.get(label="1A").tournament
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     lifecycle.start(t, actor=actor)

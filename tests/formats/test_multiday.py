@@ -41,13 +41,14 @@ def flight(event, label):
     return event.flights.get(label=label).tournament
 
 
-def one_flight_event(structure, actor, **kw):
-    """A small multi-day event: one Day 1 flight (1A) now, Day 2 tomorrow, €100 + €10 (``kw``:
-    more of ``multiday.create_event``'s settings)."""
+def small_event(structure, actor, flights=("1A",), **kw):
+    """A small multi-day event: its Day 1 flights (1A alone unless ``flights`` names more), the
+    first now and each next an hour later, Day 2 tomorrow, €100 + €10 (``kw``: more of
+    ``multiday.create_event``'s settings)."""
     now = timezone.now()
     return multiday.create_event(
         name="Small Main",
-        flights=[{"label": "1A", "start_at": now}],
+        flights=[{"label": label, "start_at": now + timedelta(hours=i)} for i, label in enumerate(flights)],
         day2_start_at=now + timedelta(days=1),
         buy_in=Decimal("100"),
         fee=Decimal("10"),
@@ -349,7 +350,7 @@ def test_chip_leader_prizes_above_a_small_pool_are_the_houses_overlay(structure,
     from payouts import reports
     from payouts import selectors as payout_selectors
 
-    small = one_flight_event(structure, actor)
+    small = small_event(structure, actor)
     t = flight(small, "1A")
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
     lifecycle.start(t, actor=actor)
@@ -372,7 +373,7 @@ def test_a_sale_reversed_after_the_flight_closed_moves_the_places_up(structure, 
     this one had neither."""
     from seating import services as seating
 
-    small = one_flight_event(structure, actor)
+    small = small_event(structure, actor)
     t = flight(small, "1A")
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(6)]
     lifecycle.start(t, actor=actor)
@@ -396,7 +397,7 @@ def test_a_flight_sale_is_not_reversed_out_of_a_day2_pool_whose_paid_places_are_
     from payouts import reports
     from seating import services as seating
 
-    small = one_flight_event(structure, actor)
+    small = small_event(structure, actor)
     t = flight(small, "1A")
     es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
     lifecycle.start(t, actor=actor)
@@ -504,7 +505,7 @@ def day2_of_bags(structure, make_person, cashier_actor, actor, bags):
     """A one-flight event whose Day 1 ends with ``bags`` ({first name: chips}, the flight's
     20,000 starting stacks shared among them, a player with no bag busted): returns the
     event, the flight and its entries by first name."""
-    event = one_flight_event(structure, actor)
+    event = small_event(structure, actor)
     f1a = flight(event, "1A")
     sold = {n: cashier.register(f1a, make_person(n), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob", "Cid", "Dan")}
     lifecycle.start(f1a, actor=actor)
@@ -650,7 +651,7 @@ def test_a_chip_leader_paid_in_a_ticket_finds_the_prize_and_the_ticket_in_his_da
     from payouts import services as payouts
     from payouts.models import Ticket
 
-    small = one_flight_event(structure, actor)
+    small = small_event(structure, actor)
     small.chip_leader_prize_kind = "TICKET"  # the event's setting (cash by default)
     small.save(update_fields=["chip_leader_prize_kind"])
     t = flight(small, "1A")

@@ -1,7 +1,6 @@
 """The formats from the dashboard pages and through /api/v1/formats/: roles, errors, flows."""
 
 from datetime import timedelta
-from decimal import Decimal
 
 import pytest
 from django.test import Client
@@ -10,12 +9,12 @@ from django.utils import timezone
 from tournaments.cashier import services as cashier
 from tournaments.formats.models import Bag, Match, MultiDayEvent
 from tournaments.formats.services import headsup
-from tournaments.formats.services import multiday as multiday_service
 from tournaments.formats.services import series as series_service
 from tournaments.models import Entry, Tournament
 from tournaments.setup import lifecycle
 
 from .conftest import scored_event
+from .test_multiday import small_event
 
 pytestmark = pytest.mark.django_db
 
@@ -277,17 +276,7 @@ def test_a_tournament_that_is_not_a_flight_has_no_bagging_and_says_so(api, direc
 
 
 def test_a_flight_bags_only_its_own_players_found_by_id_or_by_a_number_beside_a_blank_id(api, floor_user, structure, make_person, cashier_actor, actor):
-    now = timezone.now()
-    event = multiday_service.create_event(
-        name="Two flights",
-        flights=[{"label": "1A", "start_at": now}, {"label": "1B", "start_at": now}],
-        day2_start_at=now + timedelta(days=1),
-        buy_in=Decimal("100"),
-        fee=Decimal("10"),
-        starting_stack=20000,
-        structure=structure,
-        actor=actor,
-    )
+    event = small_event(structure, actor, flights=("1A", "1B"))
     a, b = (event.flights.get(label=label).tournament for label in ("1A", "1B"))
     mine, _other = (cashier.register(a, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2))
     theirs, _another = (cashier.register(b, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(2))

@@ -2,14 +2,13 @@
 deductions line by line, side prizes out of the pool, a Day 2's chip-leader prizes, a cancelled
 event's money owed back, and the side prizes paid in the reconciliation."""
 
-from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
 
 from payouts import reports, services
 from payouts import selectors as psel
+from tests.formats.test_multiday import small_event
 from tournaments.cashier import services as cashier
 from tournaments.formats.services import multiday
 from tournaments.models import Tournament
@@ -71,21 +70,6 @@ def test_fmt02_a_cancelled_guaranteed_event_shows_no_pool_and_owes_back_what_it_
     lifecycle.cancel(t, actor=actor, reason="the room is closed")
     shown = pool_shown(api, director, Tournament.objects.get(pk=t.pk))
     assert (shown["collected"], shown["deductions"], shown["overlay"], shown["total"], shown["refunds"]) == ("300.00", {}, "0.00", "0.00", "300.00")
-
-
-def small_event(structure, actor, flights=("1A",), **kw):
-    now = timezone.now()
-    return multiday.create_event(
-        name="Small Main",
-        flights=[{"label": label, "start_at": now + timedelta(hours=i)} for i, label in enumerate(flights)],
-        day2_start_at=now + timedelta(days=1),
-        buy_in=D("100"),
-        fee=D("10"),
-        starting_stack=20000,
-        structure=structure,
-        actor=actor,
-        **kw,
-    )
 
 
 def test_pay08_day2_names_the_flights_chip_leader_prizes_on_a_line_of_their_own_once_they_are_awarded(
