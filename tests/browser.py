@@ -178,3 +178,14 @@ def answer_dialog(page, text=None, ok=True):
     except PlaywrightError as exc:  # the answer submitted a form: the page, and its dialog, are gone
         if "not attached" not in str(exc):
             raise
+
+
+def until(page, check):
+    """Wait until ``check`` (the source of an async function run in the page) comes true.
+    ``wait_for_function`` does not wait for a promise (a promise is truthy at once): the check
+    runs in the background and its last answer is what is polled."""
+    page.evaluate("() => { window.__untilDone = false; window.__untilRun = null; }")
+    page.wait_for_function(
+        "() => { const w = window; if (!w.__untilRun) w.__untilRun = (" + check + ")().then("
+        "(v) => { w.__untilDone = !!v; w.__untilRun = null; }, () => { w.__untilRun = null; }); return w.__untilDone; }"
+    )

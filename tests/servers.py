@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+import psutil
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -105,7 +106,9 @@ def start_listening(start, what: str, ready, tries: int = 5):
         port = free_port()
         proc = start(port)
         try:
-            wait_for(lambda: ready(proc, port), START_DEADLINE, what, proc=proc)
+            # ready, and on a port of its own: another test's server that took the port first
+            # would answer too (and ours, unable to bind, exits: started again below)
+            wait_for(lambda: ready(proc, port) and listened_by(proc, port), START_DEADLINE, what, proc=proc)
         except PortTaken:
             stop(proc, sig_kill=True)  # and what it started in its process group
             if attempt == tries - 1:
@@ -116,6 +119,22 @@ def start_listening(start, what: str, ready, tries: int = 5):
             raise
         proc.port = port
         return proc
+
+
+def listened_by(proc, port: int) -> bool:
+    """Whether ``port`` is listened on by ``proc`` or a process it started."""
+    try:
+        root = psutil.Process(proc.pid)
+        family = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return False
+    for member in family:
+        try:
+            if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in member.net_connections(kind="inet")):
+                return True
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return False
 
 
 class EmbeddedRedis:

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from seating import services
 from seating.models import Bust, PendingMove
-from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login, new_page  # noqa: F401 (fixtures)
+from tests.browser import ARTIFACTS, answer_dialog, browser, browser_page, login, new_page, until  # noqa: F401 (fixtures)
 from tests.conftest import make_user
 from tests.test_axe_browser import problems
 from tournaments.eventlog.services import Actor
@@ -26,17 +26,6 @@ from .test_support import arrange, started  # noqa: F401 (fixture)
 
 User = get_user_model()
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def until(page, check):
-    """Wait until ``check`` (the source of an async function run in the page) comes true.
-    ``wait_for_function`` does not wait for a promise (a promise is truthy at once): the check
-    runs in the background and its last answer is what is polled."""
-    page.evaluate("() => { window.__untilDone = false; window.__untilRun = null; }")
-    page.wait_for_function(
-        "() => { const w = window; if (!w.__untilRun) w.__untilRun = (" + check + ")().then("
-        "(v) => { w.__untilDone = !!v; w.__untilRun = null; }, () => { w.__untilRun = null; }); return w.__untilDone; }"
-    )
 
 
 def open_map(page, t, user, page_path="tables/"):

@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import browser, browser_page  # noqa: F401 (fixtures)
+from tests.browser import browser, browser_page, until  # noqa: F401 (fixtures)
 from tests.pushservice import PushService, browser_keys
 from tests.test_axe_browser import problems
 from tournaments.models import PushSubscription
@@ -113,9 +113,9 @@ def test_the_service_worker_shows_a_delivered_notice(browser_page, make_tourname
     (reg,) = [r for r in registrations if r["scopeURL"].endswith("/p/")][:1]
     notice = {"title": "Sunday Special", "body": "Table 3 breaks: go to table 1, seat 7", "url": f"/p/{entry.phone_token}/", "tag": f"seat-{entry.pk}"}
     cdp.send("ServiceWorker.deliverPushMessage", {"origin": page.base_url, "registrationId": reg["registrationId"], "data": json.dumps(notice)})
-    shown = page.wait_for_function(
-        "async () => { const r = await navigator.serviceWorker.ready; const n = await r.getNotifications(); return n.length ? n.map(x => [x.title, x.body, x.tag]) : null; }"
-    ).json_value()
+    ready = "navigator.serviceWorker.ready"
+    until(page, f"async () => (await (await {ready}).getNotifications()).length > 0")
+    shown = page.evaluate(f"async () => (await (await {ready}).getNotifications()).map((x) => [x.title, x.body, x.tag])")
     assert shown == [["Sunday Special", "Table 3 breaks: go to table 1, seat 7", f"seat-{entry.pk}"]]
 
 
