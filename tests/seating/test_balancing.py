@@ -151,6 +151,22 @@ def test_confirming_one_move_leaves_the_other_open_slips_as_they_are_when_their_
     assert max(counts(t).values()) - min(counts(t).values()) <= 1
 
 
+def test_bal08_a_confirmed_single_big_blind_move_posts_the_big_blind_alone_next_hand(started, actor):
+    """Under SINGLE_BB the mover takes the seat the big blind left (BAL-04). Once the floor
+    confirms the slip, the table map shows him posting the big blind alone on the next hand:
+    no small blind, the button where it was."""
+    t = started(13, settings={"vacated_bb_seat": "SINGLE_BB"})
+    layout = arrange(t, {1: range(1, 8), 2: range(1, 7)}, big_blinds={1: (3, 2), 2: (4, 3)})
+    services.record_bust(t, [layout[2][4]], actor=actor)  # table 2's big blind goes out: 7 against 5
+    (move,) = open_moves(t)
+    # table 1's next big blind (seat 4) goes to seat 4 at table 2, the seat the big blind left
+    assert (move.entry_id, move.from_table, move.from_seat, move.to_table, move.to_seat, move.single_big_blind) == (layout[1][4], 1, 4, 2, 4, True)
+    services.confirm_move(t, move, actor=actor)
+    table_2 = selectors.table_map(t)["tables"][1]
+    assert table_2["number"] == 2 and seat_map(t)[2][4] == layout[1][4]
+    assert table_2["next_hand"] == {"button": 3, "small_blind": None, "big_blind": 4}
+
+
 def test_a_locked_table_neither_gives_nor_receives_and_is_never_broken(started, actor):
     t = started(18, table_size=10)
     arrange(t, {1: range(1, 11), 2: range(1, 9)}, big_blinds={1: (3, 2), 2: (5, 4)})

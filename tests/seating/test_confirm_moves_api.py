@@ -256,3 +256,62 @@ def test_a_slip_done_already_says_when_who_and_where_the_player_sits(api, starte
     r = client.post(url(t, f"moves/{stale.pk}/confirm/"), format="json")
     assert r.status_code == 409 and (r.json()["code"], r.json()["move"], r.json()["entry"]) == ("move_player_out", stale.pk, entry.pk)
     assert r.json()["busted_at"] == out.isoformat()
+
+
+def test_a_slip_of_a_player_out_says_the_time_he_went_out(api, started, floor_user, actor):
+    from datetime import datetime
+
+    from seating import services
+
+    t = started(12)
+    entry = Entry.objects.select_related("person", "seat__table").filter(tournament=t, seat__isnull=False).first()
+    stale = _slip(t, entry, PendingMove.SUPERSEDED)
+    out = timezone.make_aware(datetime(2026, 11, 27, 21, 5))  # recorded then (20:05 UTC), the slip sent later
+    services.record_bust(t, [entry.pk], actor=actor, now=out)
+    assert Entry.objects.get(pk=entry.pk).busted_at == out
+    r = api(floor_user).post(url(t, f"moves/{stale.pk}/confirm/"), format="json")
+    assert r.status_code == 409 and (r.json()["code"], r.json()["move"], r.json()["busted_at"]) == ("move_player_out", stale.pk, "2026-11-27T20:05:00+00:00")
+    assert r.json()["detail"] == f"{entry.person.full_name} (#{entry.number}) is out since 21:05: this move no longer applies."
+
+
+def test_a_slip_replaced_names_only_a_newer_slip_of_its_own_player(api, started, floor_user):
+    t = started(12)
+    mine, other = Entry.objects.select_related("person", "seat__table").filter(tournament=t, seat__isnull=False).order_by("number")[:2]
+    here = (mine.seat.table.number, mine.seat.number)
+    _slip(t, mine, PendingMove.PROPOSED, to_table=4, to_seat=2)  # his open slip drawn before this one
+    stale = _slip(t, mine, PendingMove.SUPERSEDED)
+    _slip(t, other, PendingMove.PROPOSED, to_table=4, to_seat=7)  # a newer slip, for another player
+    r = api(floor_user).post(url(t, f"moves/{stale.pk}/confirm/"), format="json")
+    assert r.status_code == 409 and (r.json()["code"], r.json()["move"], r.json()["entry"]) == ("move_superseded", stale.pk, mine.pk)
+    assert "replaced_by" not in r.json()
+    assert r.json()["detail"] == (
+        f"This move is no longer needed (the tables changed): {mine.person.full_name} (#{mine.number}) stays at table {here[0]}, seat {here[1]}."
+    )
+
+
+def test_a_slip_of_an_entry_cancelled_since_says_what_happened_without_a_seat(api, started, floor_user, actor, make_person):
+    """A late entry sold by mistake is reversed at the desk: his seat is freed and he is not
+    out. Slips of his that a tablet had queued are refused, each saying what happened to it,
+    with no table or seat (he has none)."""
+    from datetime import datetime
+
+    from seating.models import Seat
+    from tournaments.cashier import services as cashier
+
+    t = started(12)
+    sale = cashier.register(t, make_person(), method="CASH", actor=actor)
+    entry = Entry.objects.select_related("seat__table").get(pk=sale.entry.pk)
+    at = timezone.make_aware(datetime(2026, 11, 27, 22, 40))
+    refusals = [
+        (_slip(t, entry, PendingMove.SUPERSEDED), "move_superseded", "This move is no longer needed (the tables changed)."),
+        (_slip(t, entry, PendingMove.UNDONE), "move_undone", "This move was undone."),
+        (_slip(t, entry, PendingMove.DONE, done_at=at, done_by=floor_user), "move_done", "This move was already done at 22:40."),
+    ]
+    cashier.reverse(sale.row, reason="sold by mistake", actor=actor)
+    assert Entry.objects.get(pk=entry.pk).status == Entry.CANCELLED and not Seat.objects.filter(entry=entry).exists()
+    client = api(floor_user)
+    for slip, code, detail in refusals:
+        for path, body in ((f"moves/{slip.pk}/confirm/", None), ("moves/confirm/", {"moves": [slip.pk]})):
+            r = client.post(url(t, path), body, format="json")
+            assert r.status_code == 409, r.content
+            assert r.json() == {"code": code, "detail": detail, "move": slip.pk, "entry": entry.pk}
