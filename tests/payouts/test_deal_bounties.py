@@ -312,3 +312,72 @@ def test_a_player_in_a_deal_is_neither_refunded_nor_his_sale_reversed(pko_three_
     assert "deal" in str(reversal.value.message)
     assert Entry.objects.get(pk=players[2].pk).status == Entry.ACTIVE
     assert reports.reconciliation_data(t)["balanced"]
+
+
+def deal_page(t, director) -> str:
+    client = Client()
+    client.force_login(director)
+    return client.get(f"/tournaments/{t.pk}/payouts/deal/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("rule", "label", "sentence"),
+    [
+        (
+            "APART",
+            "bounties kept apart",
+            "Bounties kept apart: each player in the deal takes the bounty on their own head, paid at the desk apart from the prizes.",
+        ),
+        (
+            "ADDED",
+            "bounties added",
+            "Bounties added: the bounties in play (€225.00) are shared with the deal, by share of the chips (ICM, chip chop, a custom deal) or equally (even chop), paid at the desk apart from the prizes.",
+        ),
+    ],
+)
+def test_the_deal_page_says_what_the_deal_does_with_the_heads(pko_three_left, director, rule, label, sentence):
+    t, (a, b, c) = pko_three_left(bounty_in_deal=rule)
+    said = {"kind": "PKO", "in_deal": rule, "label": label, "explained": sentence, "in_play": "225.00", "mystery_leftover": None}
+    assert services.deal_options(t, stacks_of([a, b, c]))["bounties"] == said
+    assert services.deal_bounties_now(t, [a.pk, b.pk, c.pk]) == {**said, "heads": {a.pk: D("100"), b.pk: D("75"), c.pk: D("50")}}
+    page = deal_page(t, director)
+    line = page[page.index('<p id="deal-bounties"') :]
+    assert sentence in line[: line.index("</p>")] and "€225.00" in line
+    heads = [row[row.index('class="num head">') + 17 : row.index("</td>", row.index('class="num head">'))] for row in page.split("<tr data-entry=")[1:]]
+    assert heads == ["100.00", "75.00", "50.00"]
+
+
+@pytest.mark.parametrize(
+    ("house", "rule", "leftover", "sentence"),
+    [
+        (
+            {},
+            "APART",
+            "WINNER",
+            "The envelopes left in the bag (€150.00) are shared equally among the players in the deal, paid at the desk apart from the prizes.",
+        ),
+        (
+            {"bounty_in_deal": "ADDED"},
+            "ADDED",
+            "WINNER",
+            "The envelopes left in the bag (€150.00) are shared with the deal: by share of the chips, equally in an even chop; paid at the desk apart from the prizes.",
+        ),
+        ({"mystery_leftover": "CARRY_OVER"}, "APART", "CARRY_OVER", "The envelopes left in the bag (€150.00) are carried over to the next mystery event."),
+    ],
+)
+def test_the_deal_page_says_what_the_deal_does_with_the_envelopes_left(mystery_three_left, director, house, rule, leftover, sentence):
+    t, (a, b, c) = mystery_three_left(**house)
+    said = {
+        "kind": "MYSTERY",
+        "in_deal": rule,
+        "label": {"APART": "bounties kept apart", "ADDED": "bounties added"}[rule],
+        "explained": sentence,
+        "in_play": "150.00",
+        "mystery_leftover": leftover,
+    }
+    options = services.deal_options(t, stacks_of([a, b, c], [3000, 2000, 1000]))
+    assert options["bounties"] == said and not any("bounty" in p for p in options["players"])  # no head on anyone
+    assert services.deal_bounties_now(t, [a.pk, b.pk, c.pk]) == {**said, "heads": {}}
+    page = deal_page(t, director)
+    line = page[page.index('<p id="deal-bounties"') :]
+    assert sentence in line[: line.index("</p>")] and 'class="num head"' not in page

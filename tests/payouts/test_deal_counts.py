@@ -4,17 +4,19 @@ bought (30.000 × 3 = 90.000 while 720.000 are in play proposed an even split); 
 and the proposal refuse stacks that are not the chips in play, saying by how much they differ."""
 
 import re
+from datetime import datetime
 from decimal import Decimal
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from payouts import deals as deal_engine
 from payouts import services
 from tournaments.cashier import services as cashier
 from tournaments.floor import services as floor
 from tournaments.floor.selectors import chips_in_play
-from tournaments.models import Entry
+from tournaments.models import ChipCount, Entry
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -101,3 +103,67 @@ def test_scaling_keeps_whole_chips_and_the_total():
     with pytest.raises(deal_engine.DealError) as refused:
         deal_engine.check_chips_in_play([30_000, 30_000, 30_000], 720_000)
     assert refused.value.code == "chips_not_in_play" and refused.value.params["difference"] == -630_000
+
+
+def counted(t, entries, chips, at, actor):
+    """The floor counts ``entries`` at ``at`` (a quarter past two, Rome time, on the day)."""
+    floor.record_chip_counts(t, [{"entry": e.pk, "chips": c} for e, c in zip(entries, chips)], occasion="BREAK", actor=actor)
+    ChipCount.objects.filter(tournament=t, entry__in=entries).update(counted_at=at)
+
+
+def at(hour, minute):
+    return timezone.make_aware(datetime(2026, 11, 29, hour, minute))
+
+
+def count_notes(html: str) -> list[str]:
+    return [c.strip() for c in re.findall(r'<td class="small count">(.*?)</td>', html)]
+
+
+def test_the_page_says_when_each_stack_was_counted_and_since_when_from_the_oldest(three_left, director, actor):
+    t, players = three_left
+    counted(t, players[:2], (400_000, 200_000), at(14, 5), actor)
+    counted(t, players[2:], (120_000,), at(14, 20), actor)
+    html = page(t, director)
+    assert count_notes(html) == ["400.000 alle 14:05", "200.000 alle 14:05", "120.000 alle 14:20"]
+    assert "Stack come li ha contati il floor l'ultima volta (alle 14:05): sommano i 720.000 gettoni in gioco." in html
+    assert services.deal_counts(t, players) == {
+        "state": "COUNTED",
+        "chips_in_play": 720_000,
+        "counted_at": at(14, 5),
+        "rows": {
+            players[0].pk: {"chips": 400_000, "counted": 400_000, "counted_at": at(14, 5)},
+            players[1].pk: {"chips": 200_000, "counted": 200_000, "counted_at": at(14, 5)},
+            players[2].pk: {"chips": 120_000, "counted": 120_000, "counted_at": at(14, 20)},
+        },
+    }
+
+
+def test_with_no_count_or_some_the_page_says_which_stacks_to_type(three_left, director, actor):
+    t, players = three_left
+    nothing = {e.pk: {"chips": None, "counted": None, "counted_at": None} for e in players}
+    assert services.deal_counts(t, players) == {"state": "NONE", "chips_in_play": 720_000, "counted_at": None, "rows": nothing}
+    counted(t, players[:1], (500_000,), at(14, 5), actor)
+    html = page(t, director)
+    assert "Alcuni giocatori non hanno un conteggio: inserite i loro stack. Insieme gli stack devono fare i 720.000 gettoni in gioco." in html
+    assert 'data-state="PARTIAL"' in html and count_notes(html) == ["500.000 alle 14:05", "non contato", "non contato"]
+    assert services.deal_counts(t, players) == {
+        "state": "PARTIAL",
+        "chips_in_play": 720_000,
+        "counted_at": at(14, 5),
+        "rows": {**nothing, players[0].pk: {"chips": 500_000, "counted": 500_000, "counted_at": at(14, 5)}},
+    }
+
+
+def test_counts_of_no_chips_at_all_leave_every_stack_to_type(three_left, director, actor):
+    """Every player counted at 0 (a count slip written wrong): nothing to scale to the 720,000 in
+    play, so no stack is written in and the page asks for the stacks as if nobody were counted."""
+    t, players = three_left
+    counted(t, players, (0, 0, 0), at(14, 5), actor)
+    html = page(t, director)
+    assert stack_values(html) == ["", "", ""] and "Nessun conteggio registrato" in html and 'data-state="NONE"' in html
+    assert services.deal_counts(t, players) == {
+        "state": "NONE",
+        "chips_in_play": 720_000,
+        "counted_at": at(14, 5),
+        "rows": {e.pk: {"chips": None, "counted": 0, "counted_at": at(14, 5)} for e in players},
+    }

@@ -10,6 +10,7 @@ from payouts.models import Deal
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
 from tournaments.models import Entry
+from tournaments.setup import lifecycle
 
 from .deal_stacks import stacks_in_play
 
@@ -175,3 +176,88 @@ def test_pay09_the_calculator_before_the_final_table_says_how_many_are_left_and_
     with pytest.raises(DomainError) as e:
         services.propose_deal(t, stacks_of(players[:3], [1, 2, 3]), method=Deal.CHIP_CHOP, actor=actor)
     assert e.value.code == "not_final_table" and str(e.value.message) == out["policy"]
+
+
+def test_pay09_the_calculator_lays_out_each_player_his_share_of_the_chips_and_the_reserve(final_table):
+    """Reserve 100: every player is sure of 400; the other 2,000 − 100 − 3 × 400 = 700 go
+    50 / 30 / 20 % = 350 / 210 / 140: guarantees 750 / 610 / 540, and 1st plays for the 100 on
+    top: 850 / 610 / 540 by finishing place."""
+    t, players = final_table
+    stacks = stacks_of(players, [500000, 300000, 200000])
+    out = services.deal_options(t, stacks, reserve="100")
+    assert out["players"] == [
+        {"entry": e.pk, "name": e.person.full_name, "stack": stacks[str(e.pk)], "chip_share": share} for e, share in zip(players, ("50.00", "30.00", "20.00"))
+    ]
+    assert (out["prizes_left"], out["total"], out["reserve"]) == (["1000.00", "600.00", "400.00"], "2000.00", "100.00")
+    assert out["methods"]["CHIP_CHOP"] == {"by_player": ["750.00", "610.00", "540.00"], "by_place": ["850.00", "610.00", "540.00"], "policy_problem": None}
+    assert services.deal_options(t.pk, stacks, reserve="100") == out  # the event or its number
+
+
+def test_pay09_a_reserve_the_chip_chop_cannot_keep_is_said_beside_the_methods_that_can(final_table):
+    """Reserve 1,500: a chip chop first gives each the lowest prize (3 × 400 = 1,200) and 1,500
+    more is beyond the 2,000; the even chop shares the other 500: 166.67 / 166.67 / 166.66 (the
+    odd cents to the larger stacks), 1st playing for 1,500 on top."""
+    t, players = final_table
+    out = services.deal_options(t, stacks_of(players, [500000, 300000, 200000]), reserve="1500")
+    assert out["methods"]["CHIP_CHOP"] == {
+        "error": "reserve_too_large",
+        "detail": "The reserve is more than the deal can share: keep it at most the 1st prize.",
+    }
+    assert out["methods"]["EVEN"]["by_player"] == ["166.67", "166.67", "166.66"]
+    assert out["methods"]["EVEN"]["by_place"] == ["1666.67", "166.67", "166.66"]
+    assert set(out["methods"]) == {"ICM", "CHIP_CHOP", "EVEN"}
+    with pytest.raises(DomainError) as e:
+        services.deal_options(t, stacks_of(players, [500000, 300000, 200000]), reserve="a lot")
+    assert e.value.code == "bad_amount" and str(e.value.message) == "The reserve is not an amount of money."
+
+
+def test_pay09_a_chip_and_a_chair_is_in_the_deal(final_table):
+    """A player left with one chip still has a stack: the chip chop gives him the lowest prize
+    left (400) and his one chip's share of the other 800, a cent's fraction that rounds away."""
+    t, players = final_table
+    in_play = sum(stacks_of(players, [1, 1, 1]).values())
+    stacks = {str(players[0].pk): in_play - 200_001, str(players[1].pk): 200_000, str(players[2].pk): 1}
+    out = services.deal_options(t, stacks)
+    assert out["players"][2]["stack"] == 1 and out["methods"]["CHIP_CHOP"]["by_player"][2] == "400.00"
+
+
+def test_pay09_heads_up_a_deal_is_allowed_and_alone_there_is_nothing_to_deal(final_table):
+    t, players = final_table
+    players[2].status, players[2].place = Entry.BUSTED, 3
+    players[2].save()
+    assert services.deal_options(t, stacks_of(players[:2], [2, 1]))["policy"] is None
+    players[1].status, players[1].place = Entry.BUSTED, 2
+    players[1].save()
+    with pytest.raises(DomainError) as e:
+        services.deal_options(t, stacks_of(players[:1], [1]))
+    assert e.value.code == "too_few_players" and str(e.value.message) == "A deal needs at least two players in play."
+
+
+def test_pay09_a_ticket_for_the_last_place_in_play_cannot_be_dealt(make_tournament, make_person, cashier_actor, actor):
+    t = make_tournament(buy_in=D("100"), fee=D("10"))
+    entries = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(20)]
+    table = [{"place": 1, "amount": "1000"}, {"place": 2, "amount": "600"}, {"place": 3, "kind": "TICKET", "amount": "400", "description": "Main event"}]
+    services.edit_payout_table(t, table, actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    for place, e in zip(range(20, 3, -1), entries[3:]):
+        e.status, e.place = Entry.BUSTED, place
+        e.save()
+    with pytest.raises(DomainError) as e:
+        services.propose_deal(t, stacks_of(entries[:3], [5, 3, 2]), method=Deal.CHIP_CHOP, actor=actor)
+    assert e.value.code == "deal_noncash_prize"
+    assert not Deal.objects.filter(tournament=t).exists()
+
+
+def test_pay09_no_deal_while_the_players_left_sit_at_two_tables(make_tournament, make_person, cashier_actor, actor):
+    """A 6-max event whose final table is of 8: eight players start at two tables of four; they
+    are few enough for the final table, but not at one table yet."""
+    t = make_tournament(buy_in=D("100"), fee=D("0"), table_size=6, settings={"final_table_size": 8})
+    players = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(8)]
+    services.lock_payout_table(t, actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    said = "Deals are allowed only at the final table: the players left are not at one table yet (PAY-09)."
+    assert services.deal_options(t, stacks_of(players, [1] * 8))["policy"] == said
+    with pytest.raises(DomainError) as e:
+        services.propose_deal(t, stacks_of(players, [8, 7, 6, 5, 4, 3, 2, 1]), method=Deal.CHIP_CHOP, actor=actor)
+    assert (e.value.code, str(e.value.message)) == ("not_final_table", said)
+    assert not Deal.objects.filter(tournament=t).exists()

@@ -105,6 +105,22 @@ class TestStreaming:
         actions = list(TournamentEvent.objects.filter(tournament=t, action__startswith="tournaments.streaming").values_list("action", flat=True))
         assert actions == ["tournaments.streaming.started", "tournaments.streaming.stopped"]
 
+    def test_while_streaming_the_calculator_and_each_refusal_say_why(self, final_three, actor):
+        t, players = final_three
+        deal = services.propose_deal(t, stacks_of(players), method=Deal.CHIP_CHOP, actor=actor)
+        streaming.set_streaming_live(t, True, actor=actor)
+        t.refresh_from_db()
+        said = "The TV table is streaming live: no deal can be discussed or recorded (ROLE-08)."
+        assert services.deal_options(t, stacks_of(players))["policy"] == said
+        for call in (
+            lambda: services.accept_deal(deal, players[0], actor=actor),
+            lambda: services.approve_deal(deal, actor=actor),
+            lambda: services.propose_deal(t, stacks_of(players), method=Deal.ICM, actor=actor),
+        ):
+            with pytest.raises(DomainError) as e:
+                call()
+            assert (e.value.code, str(e.value.message)) == ("deal_streaming", said)
+
     def test_the_director_toggles_streaming_through_the_api_and_a_deal_is_refused_with_deal_streaming(self, final_three, director, floor_user):
         t, players = final_three
         assert client_for(floor_user).post(f"/api/v1/tournaments/{t.pk}/streaming/", {"live": True}, format="json").status_code == 403
