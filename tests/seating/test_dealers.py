@@ -459,12 +459,14 @@ def test_the_rotation_reads_each_dealers_table_his_last_his_minutes_since_his_br
     table 2 to S+200 and waits in the pool (120 minutes since his break; a row of yesterday's
     shift, table 7 to S, is not his today). Fay dealt table 5 from before her shift to S+30
     (30 minutes count) and deals table 4 since (200). Dan dealt table 3 and began his 20
-    minutes' break 5 minutes ago."""
+    minutes' break 5 minutes ago. Kai's shift began at S+10: he dealt table 7 before it, to S+10,
+    and waits in the pool: he has dealt nothing on this shift."""
     now = timezone.now()
     shift = now - timedelta(minutes=230)
-    ivo, fay, dan = (make_user(n, "dealer") for n in ("ivo", "fay", "dan"))
+    ivo, fay, dan, kai = (make_user(n, "dealer") for n in ("ivo", "fay", "dan", "kai"))
     for u in (ivo, fay, dan):
         dealers.add_shift(hall, u, shift, shift + timedelta(hours=8), actor=actor)
+    dealers.add_shift(hall, kai, shift + timedelta(minutes=10), shift + timedelta(hours=8), actor=actor)
     at = lambda m: shift + timedelta(minutes=m)  # noqa: E731
     place(hall, ivo, "DEAL", 2, at(80), at(200))  # written before the earlier rows: the history is read by time
     place(hall, ivo, "DEAL", 7, at(-60), at(0))
@@ -475,11 +477,14 @@ def test_the_rotation_reads_each_dealers_table_his_last_his_minutes_since_his_br
     place(hall, fay, "DEAL", 4, at(30))
     place(hall, dan, "DEAL", 3, at(100), now - timedelta(minutes=5))
     place(hall, dan, "BREAK", None, now - timedelta(minutes=5))
+    place(hall, kai, "DEAL", 7, at(-50), at(10))
+    place(hall, kai, "POOL", None, at(10))
     read = {d.id: d for d in dealers.states(hall, now, dealers.on_shift(hall.pk, now))}
     assert read == {
         ivo.pk: DealerState(ivo.pk, None, 2, 120, 0),
         fay.pk: DealerState(fay.pk, 4, 4, 230, 0),
         dan.pk: DealerState(dan.pk, None, 3, 0, 15),
+        kai.pk: DealerState(kai.pk, None, None, 0, 0),
     }
 
 
@@ -491,7 +496,7 @@ def history(room):
 @pytest.mark.django_db
 def test_a_table_that_opens_takes_the_longest_waiting_dealer_who_did_not_deal_it_last_and_one_that_breaks_sends_its_dealer_to_the_pool(hall, crew, actor):
     """In the pool: Luca for 70 minutes (he dealt table 7 before), Anna for 60 (table 4, and 5
-    before that), Marco for 40 (table 5). Tables 4, 5, 7 and 8 open: Luca takes 4; 5 goes to
+    before that), Marco for 40 (table 6). Tables 4, 5, 7 and 8 open: Luca takes 4; 5 goes to
     Anna, who did not deal it last; 7 to Marco; 8 waits, nobody is left. Then 5 and 6 break."""
     anna, marco, luca, sara = crew
     now = timezone.now()
@@ -502,7 +507,7 @@ def test_a_table_that_opens_takes_the_longest_waiting_dealer_who_did_not_deal_it
     place(hall, anna, "DEAL", 4, ago(90), ago(60))
     place(hall, anna, "DEAL", 5, ago(150), ago(120))
     place(hall, anna, "POOL", None, ago(60))
-    place(hall, marco, "DEAL", 5, ago(80), ago(40))
+    place(hall, marco, "DEAL", 6, ago(80), ago(40))
     place(hall, marco, "POOL", None, ago(40))
     place(hall, sara, "DEAL", 6, ago(30))
     before = history(hall)
