@@ -303,6 +303,8 @@ def test_role01_a_rostered_dealer_is_told_why_he_may_not_report_from_a_table(hal
         assert refusal(lambda: seating.hand_completed(t, 1, actor=Actor(user, "dealer tablet"))) == away
     assert Entry.objects.get(pk=at_2.pk).status == Entry.ACTIVE and Entry.objects.get(pk=at_3.pk).status == Entry.ACTIVE
     seating.hand_completed(t, 1, actor=Actor(anna, "dealer tablet"))  # his own table
+    place(hall, luca, "DEAL", 3, timezone.now())  # back from his break, at the side event's table
+    seating.hand_completed(side, 3, actor=Actor(luca, "dealer tablet"))
     # a floor person who also deals, in the pool now, reports from any table
     piero = make_user("piero", "dealer")
     piero.groups.add(Group.objects.get_or_create(name="floor")[0])
@@ -336,11 +338,11 @@ def test_role01_a_queued_tap_is_judged_by_where_the_dealer_was_when_he_tapped(ha
         t, [Entry.objects.filter(tournament=t, seat__table__number=1).first().pk], table=1, actor=Actor(anna, "tablet", tapped_at=dealing_1)
     )
     assert Entry.objects.get(pk=out.busts[0].entry_id).status == Entry.BUSTED  # his table when he tapped it, on his break now
-    # Marco deals table 2 since before his tap and still does: it stands
+    # Marco deals the side event's table 3 since before his tap and still does: it stands
     marco = crew[1]
-    place(hall, marco, "DEAL", 2, now - timedelta(minutes=30))
-    entry = Entry.objects.filter(tournament=t, seat__table__number=2, status=Entry.ACTIVE).first()
-    seating.record_bust(t, [entry.pk], table=2, actor=Actor(marco, "tablet", tapped_at=dealing_1))
+    place(hall, marco, "DEAL", 3, now - timedelta(minutes=30))
+    entry = Entry.objects.filter(tournament=side, seat__table__number=3, status=Entry.ACTIVE).first()
+    seating.record_bust(side, [entry.pk], table=3, actor=Actor(marco, "tablet", tapped_at=dealing_1))
     assert Entry.objects.get(pk=entry.pk).status == Entry.BUSTED
     # a dealer the venue does not roster, neither then nor now, names his table as before
     ivo = make_user("ivo", "dealer")
@@ -427,7 +429,8 @@ def test_the_push_list_counts_the_minutes_to_the_push_a_break_ending_before_it_a
     has dealt table 1 for 115 minutes: 120 at the push, her break is due (the one spare dealer
     goes). Dan dealt table 3 and began his 20 minutes' break 17 minutes ago: over at the push, the
     freshest, he takes table 1 (one along from his last). Gil's break began a minute ago: 14 to
-    go at the push, he stays on it. Ugo and Kim, 15 minutes dealt at the push, move along."""
+    go at the push, he stays on it. Ugo and Kim, 15 minutes dealt at the push, move along. Pia
+    dealt table 4 (given back since) for 119 minutes, then waited in the pool: no break due."""
     start(make_tournament, make_person, actor, 27, name="Main Event")  # the hall's tables 1, 2 and 3
     now = timezone.now()
     eva, dan, gil, ugo, kim = (make_user(n, "dealer", first_name=n.title()) for n in ("eva", "dan", "gil", "ugo", "kim"))
@@ -441,6 +444,10 @@ def test_the_push_list_counts_the_minutes_to_the_push_a_break_ending_before_it_a
     place(hall, gil, "BREAK", None, now - timedelta(minutes=1))
     place(hall, ugo, "DEAL", 2, now - timedelta(minutes=10))
     place(hall, kim, "DEAL", 3, now - timedelta(minutes=10))
+    pia = make_user("pia", "dealer", first_name="Pia")
+    dealers.add_shift(hall, pia, now - timedelta(minutes=130), now + timedelta(hours=6), actor=actor)
+    place(hall, pia, "DEAL", 4, now - timedelta(minutes=130), now - timedelta(minutes=11))
+    place(hall, pia, "POOL", None, now - timedelta(minutes=11))
     plan = dealers.preview(hall, now)
     assert plan["at"] == now + timedelta(minutes=5)
     assert plan["moves"] == [
@@ -449,6 +456,7 @@ def test_the_push_list_counts_the_minutes_to_the_push_a_break_ending_before_it_a
         {"dealer": "Ugo", "dealer_id": ugo.pk, "from": 2, "to": 3, "kind": "DEAL"},
         {"dealer": "Eva", "dealer_id": eva.pk, "from": 1, "to": None, "kind": "BREAK"},
         {"dealer": "Gil", "dealer_id": gil.pk, "from": None, "to": None, "kind": "BREAK"},
+        {"dealer": "Pia", "dealer_id": pia.pk, "from": None, "to": None, "kind": "POOL"},
     ]
     assert plan["uncovered"] == []
 
@@ -510,6 +518,8 @@ def test_a_table_that_opens_takes_the_longest_waiting_dealer_who_did_not_deal_it
     place(hall, marco, "DEAL", 6, ago(80), ago(40))
     place(hall, marco, "POOL", None, ago(40))
     place(hall, sara, "DEAL", 6, ago(30))
+    side = cardrooms.save_room("Sala laterale", actor=actor)
+    zoe = place(side, make_user("zoe", "dealer"), "DEAL", 5, ago(30))  # table 5 of the side room
     before = history(hall)
 
     dealers.table_opened(hall.pk, [4, 5, 7, 8], now=now)
@@ -535,6 +545,7 @@ def test_a_table_that_opens_takes_the_longest_waiting_dealer_who_did_not_deal_it
     }
     dealt_then = {("anna", "DEAL", 5, now, None, 0), ("sara", "DEAL", 6, ago(30), None, 0)}
     assert history(hall) == (((before - waiting) | opened) - dealt_then) | closed
+    assert history(side) == {("zoe", "DEAL", 5, zoe.starts_at, None, 0)}
 
 
 @pytest.mark.django_db
@@ -552,18 +563,23 @@ def test_a_table_that_opens_when_the_only_dealer_waiting_dealt_it_last_takes_him
 @pytest.mark.django_db
 def test_a_push_closes_each_moved_dealers_row_opens_his_new_one_and_logs_the_moves(hall, crew, make_tournament, make_person, actor):
     """Tables 1 and 2 in play. Gil is on his break (10 minutes to go: at the first push he stays on
-    it, his row untouched; at the second he waits in the pool); Olga's shift ended while she waited in the pool (she leaves the room); Zoe waits
-    in the side room's pool and is not the hall's (her row stays open)."""
+    it, his row untouched; at the second he waits in the pool); Olga's shift ended while she waited
+    in the pool (she leaves the room); Zoe waits in the side room's pool, on its roster, not the
+    hall's (her row stays open); Ada's shift begins in two hours; Anna dealt in the side room
+    yesterday (that row stays as it was)."""
     start(make_tournament, make_person, actor, 18, name="Main Event")
     now = timezone.now()
     anna, marco, luca, sara = crew
-    gil, olga, zoe = (make_user(n, "dealer", first_name=n.title()) for n in ("gil", "olga", "zoe"))
+    gil, olga, zoe, ada = (make_user(n, "dealer", first_name=n.title()) for n in ("gil", "olga", "zoe", "ada"))
+    dealers.add_shift(hall, ada, now + timedelta(hours=2), now + timedelta(hours=10), actor=actor)
     dealers.add_shift(hall, gil, now - timedelta(hours=3), now + timedelta(hours=3), actor=actor)
     dealers.add_shift(hall, olga, now - timedelta(hours=8), now - timedelta(minutes=5), actor=actor)
     place(hall, gil, "BREAK", None, now - timedelta(minutes=10))
     place(hall, olga, "POOL", None, now - timedelta(hours=1))
     side = cardrooms.save_room("Sala laterale", actor=actor)
+    dealers.add_shift(side, zoe, now - timedelta(hours=2), now + timedelta(hours=6), actor=actor)
     place(side, zoe, "POOL", None, now - timedelta(hours=1))
+    yesterday = place(side, anna, "DEAL", 1, now - timedelta(hours=20), now - timedelta(hours=19))
 
     dealers.push(hall, actor=actor, now=now)
     then = now + timedelta(minutes=30)
@@ -583,6 +599,8 @@ def test_a_push_closes_each_moved_dealers_row_opens_his_new_one_and_logs_the_mov
         ("marco", "POOL", None, then, None, 2),
     }
     assert DealerAssignment.objects.filter(room=side, dealer=zoe, ends_at__isnull=True).count() == 1
+    yesterday.refresh_from_db()
+    assert yesterday.ends_at == now - timedelta(hours=19)
     hall.refresh_from_db()
     assert (hall.pushes, hall.last_push_at) == (2, then)
     logged = TournamentEvent.objects.filter(action="room.dealers.pushed").order_by("id").last().payload
@@ -650,6 +668,10 @@ def test_the_roster_on_the_api_says_where_each_dealer_is_now(api, floor_user, ha
     first, second = now - timedelta(minutes=31), now - timedelta(minutes=1)
     dealers.push(hall, actor=actor, now=first)  # Anna at 1, Marco at 2, Luca and Sara in the pool
     dealers.push(hall, actor=actor, now=second)  # the freshest deal: Luca and Sara, one table along
+    place(hall, crew[0], "DEAL", 5, first - timedelta(minutes=60), first - timedelta(minutes=30))  # written late: an earlier row
+    ivo = make_user("ivo", "dealer", first_name="Ivo")  # on the hall's roster, still in the side room's pool
+    dealers.add_shift(hall, ivo, now - timedelta(minutes=5), now + timedelta(hours=7), actor=actor)
+    place(cardrooms.save_room("Sala laterale", actor=actor), ivo, "POOL", None, now - timedelta(hours=1))
     r = api(floor_user).get(f"/api/v1/rooms/{hall.pk}/dealers/")
     assert r.status_code == 200
     assert {x["name"]: x["now"] for x in r.json()["roster"]} == {
@@ -657,4 +679,5 @@ def test_the_roster_on_the_api_says_where_each_dealer_is_now(api, floor_user, ha
         "Marco": {"kind": "POOL", "table": None, "since": second.isoformat()},
         "Luca": {"kind": "DEAL", "table": 1, "since": second.isoformat()},
         "Sara": {"kind": "DEAL", "table": 2, "since": second.isoformat()},
+        "Ivo": None,
     }
