@@ -468,7 +468,7 @@ def test_the_rotation_reads_each_dealers_table_his_last_his_minutes_since_his_br
     shift, table 7 to S, is not his today). Fay dealt table 5 from before her shift to S+30
     (30 minutes count) and deals table 4 since (200). Dan dealt table 3 and began his 20
     minutes' break 5 minutes ago. Kai's shift began at S+10: he dealt table 7 before it, to S+10,
-    and waits in the pool: he has dealt nothing on this shift."""
+    then table 9 of the side room, and waits in the hall's pool: he has dealt nothing here."""
     now = timezone.now()
     shift = now - timedelta(minutes=230)
     ivo, fay, dan, kai = (make_user(n, "dealer") for n in ("ivo", "fay", "dan", "kai"))
@@ -486,7 +486,8 @@ def test_the_rotation_reads_each_dealers_table_his_last_his_minutes_since_his_br
     place(hall, dan, "DEAL", 3, at(100), now - timedelta(minutes=5))
     place(hall, dan, "BREAK", None, now - timedelta(minutes=5))
     place(hall, kai, "DEAL", 7, at(-50), at(10))
-    place(hall, kai, "POOL", None, at(10))
+    place(cardrooms.save_room("Sala laterale", actor=actor), kai, "DEAL", 9, at(10), at(40))  # another room's
+    place(hall, kai, "POOL", None, at(40))
     read = {d.id: d for d in dealers.states(hall, now, dealers.on_shift(hall.pk, now))}
     assert read == {
         ivo.pk: DealerState(ivo.pk, None, 2, 120, 0),
@@ -503,36 +504,39 @@ def history(room):
 
 @pytest.mark.django_db
 def test_a_table_that_opens_takes_the_longest_waiting_dealer_who_did_not_deal_it_last_and_one_that_breaks_sends_its_dealer_to_the_pool(hall, crew, actor):
-    """In the pool: Luca for 70 minutes (he dealt table 7 before), Anna for 60 (table 4, and 5
-    before that), Marco for 40 (table 6). Tables 4, 5, 7 and 8 open: Luca takes 4; 5 goes to
-    Anna, who did not deal it last; 7 to Marco; 8 waits, nobody is left. Then 5 and 6 break."""
+    """In the pool: Anna for 70 minutes (she dealt table 4, in the side room table 5 after it, and
+    the hall's 5 before), Luca for 60 (table 7), Marco for 40 (table 6). Tables 5, 7, 4 and 8 open:
+    Anna takes 5; 7 goes to Marco, Luca dealt it last; Luca takes 4; 8 waits, nobody is left.
+    Then 5 and 6 break."""
     anna, marco, luca, sara = crew
     now = timezone.now()
     ago = lambda m: now - timedelta(minutes=m)  # noqa: E731
+    side = cardrooms.save_room("Sala laterale", actor=actor)
     # written out of order: the pool's order is the time each began waiting, a table dealt last is the latest
-    place(hall, luca, "POOL", None, ago(70))
-    place(hall, luca, "DEAL", 7, ago(100), ago(70))
-    place(hall, anna, "DEAL", 4, ago(90), ago(60))
+    place(hall, luca, "POOL", None, ago(60))
+    place(hall, luca, "DEAL", 7, ago(100), ago(60))
+    place(hall, anna, "DEAL", 4, ago(90), ago(80))
     place(hall, anna, "DEAL", 5, ago(150), ago(120))
-    place(hall, anna, "POOL", None, ago(60))
+    place(side, anna, "DEAL", 5, ago(78), ago(72))
+    place(hall, anna, "POOL", None, ago(70))
     place(hall, marco, "DEAL", 6, ago(80), ago(40))
     place(hall, marco, "POOL", None, ago(40))
     place(hall, sara, "DEAL", 6, ago(30))
-    side = cardrooms.save_room("Sala laterale", actor=actor)
-    zoe = place(side, make_user("zoe", "dealer"), "DEAL", 5, ago(30))  # table 5 of the side room
-    before = history(hall)
+    place(side, make_user("zoe", "dealer"), "DEAL", 5, ago(30))  # table 5 of the side room
+    place(side, make_user("ugo", "dealer"), "POOL", None, ago(200))  # the side room's pool
+    before, side_before = history(hall), history(side)
 
-    dealers.table_opened(hall.pk, [4, 5, 7, 8], now=now)
+    dealers.table_opened(hall.pk, [5, 7, 4, 8], now=now)
 
     opened = {
-        ("luca", "POOL", None, ago(70), now, 0),
-        ("anna", "POOL", None, ago(60), now, 0),
+        ("anna", "POOL", None, ago(70), now, 0),
+        ("luca", "POOL", None, ago(60), now, 0),
         ("marco", "POOL", None, ago(40), now, 0),
-        ("luca", "DEAL", 4, now, None, 0),
         ("anna", "DEAL", 5, now, None, 0),
         ("marco", "DEAL", 7, now, None, 0),
+        ("luca", "DEAL", 4, now, None, 0),
     }
-    waiting = {("luca", "POOL", None, ago(70), None, 0), ("anna", "POOL", None, ago(60), None, 0), ("marco", "POOL", None, ago(40), None, 0)}
+    waiting = {("anna", "POOL", None, ago(70), None, 0), ("luca", "POOL", None, ago(60), None, 0), ("marco", "POOL", None, ago(40), None, 0)}
     assert history(hall) == (before - waiting) | opened
 
     later = now + timedelta(minutes=10)
@@ -545,7 +549,7 @@ def test_a_table_that_opens_takes_the_longest_waiting_dealer_who_did_not_deal_it
     }
     dealt_then = {("anna", "DEAL", 5, now, None, 0), ("sara", "DEAL", 6, ago(30), None, 0)}
     assert history(hall) == (((before - waiting) | opened) - dealt_then) | closed
-    assert history(side) == {("zoe", "DEAL", 5, zoe.starts_at, None, 0)}
+    assert history(side) == side_before  # Zoe deals on, Ugo waits on
 
 
 @pytest.mark.django_db
@@ -681,3 +685,14 @@ def test_the_roster_on_the_api_says_where_each_dealer_is_now(api, floor_user, ha
         "Sara": {"kind": "DEAL", "table": 2, "since": second.isoformat()},
         "Ivo": None,
     }
+
+
+@pytest.mark.django_db
+def test_tables_the_house_places_side_by_side_are_dealt_in_their_numbers_order(hall, crew, make_tournament, make_person, actor):
+    RoomTable.objects.filter(room=hall, number=1).delete()
+    cardrooms.save_table(hall, 1, seats=9, position=2, actor=actor)  # set up again, beside table 2
+    start(make_tournament, make_person, actor, 18, name="Main Event")
+    assert dealers.tables_in_play(hall.pk) == [1, 2]
+    anna, marco, _, _ = crew
+    dealers.push(hall, actor=actor)
+    assert dealing(hall) == {1: anna.pk, 2: marco.pk}
