@@ -12,7 +12,7 @@ from django.utils import timezone
 from seating import selectors
 from seating import services as seating
 from seating.engine.dealers import DealerState
-from seating.models import DealerAssignment, RoomTable, Table
+from seating.models import DealerAssignment, DealerShift, RoomTable, Table
 from seating.services import cardrooms, dealers
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
@@ -696,3 +696,14 @@ def test_tables_the_house_places_side_by_side_are_dealt_in_their_numbers_order(h
     anna, marco, _, _ = crew
     dealers.push(hall, actor=actor)
     assert dealing(hall) == {1: anna.pk, 2: marco.pk}
+
+
+@pytest.mark.django_db
+def test_role01_a_dealer_taken_off_the_roster_names_his_table_as_before(hall, crew, make_tournament, make_person, actor):
+    t = start(make_tournament, make_person, actor, 18, name="Main Event")
+    dealers.push(hall, actor=actor, now=timezone.now() - timedelta(minutes=1))
+    anna = crew[0]
+    assert dealing(hall)[1] == anna.pk
+    dealers.remove_shift(hall, DealerShift.objects.get(dealer=anna).pk, actor=actor)  # gone home early
+    assert dealers.my_assignment(anna) is None
+    seating.hand_completed(t, 2, actor=Actor(anna, "dealer tablet"))  # not on the roster now: any table
