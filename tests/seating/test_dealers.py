@@ -6,17 +6,20 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from seating import selectors
 from seating import services as seating
-from seating.models import DealerAssignment, RoomTable, Table
+from seating.engine.dealers import DealerState
+from seating.models import DealerAssignment, DealerShift, RoomTable, Table
 from seating.services import cardrooms, dealers
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
 from tournaments.cashier import services as cashier
+from tournaments.clock import services as clock_services
 from tournaments.eventlog.services import Actor
-from tournaments.models import Entry
+from tournaments.models import Entry, TournamentEvent
 from tournaments.setup import lifecycle
 
 from .test_support import seat_map
@@ -257,3 +260,450 @@ def test_a_dealer_who_moved_rooms_reports_from_his_table_in_the_new_one(hall, ma
     assert dealing(side) == {1: ivo.pk}
     seating.hand_completed(t, 1, actor=Actor(ivo, "dealer tablet"))  # refused before: his pool row in the hall
     assert not DealerAssignment.objects.filter(room=hall, dealer=ivo, ends_at__isnull=True).exists()
+
+
+# --- where a dealer is, as the floor and the dealer see it ---------------------------------------
+
+
+def place(room, user, kind, table, starts_at, ends_at=None):
+    """A row of a dealer's history in ``room``: where he was from ``starts_at`` to ``ends_at``."""
+    return DealerAssignment.objects.create(room=room, dealer=user, kind=kind, table=table, starts_at=starts_at, ends_at=ends_at)
+
+
+def refusal(call):
+    """The answer a refused report gets: its status and its body."""
+    with pytest.raises(DomainError) as refused:
+        call()
+    return refused.value.status, refused.value.as_dict()
+
+
+def not_his_table(detail):
+    return 403, {"code": "not_your_table", "detail": detail, "field": "table"}
+
+
+@pytest.mark.django_db
+def test_role01_a_rostered_dealer_is_told_why_he_may_not_report_from_a_table(hall, crew, make_tournament, make_person, actor):
+    t = start(make_tournament, make_person, actor, 18, name="Main Event")  # the hall's tables 1 and 2
+    side = start(make_tournament, make_person, actor, 9, name="Side Event")  # the hall's table 3
+    assert dict(RoomTable.objects.filter(room=hall, held_by__isnull=False).values_list("number", "held_by_id")) == {1: t.pk, 2: t.pk, 3: side.pk}
+    anna, marco, luca, _ = crew
+    since = timezone.now() - timedelta(minutes=10)
+    place(hall, anna, "DEAL", 1, since)
+    place(hall, marco, "POOL", None, since)
+    place(hall, luca, "BREAK", None, since)
+    at_2 = Entry.objects.filter(tournament=t, seat__table__number=2).first()
+    at_3 = Entry.objects.filter(tournament=side, seat__table__number=3).first()
+
+    deal_1 = not_his_table("You deal table 1: report from there.")
+    assert refusal(lambda: seating.record_bust(t, [at_2.pk], table=2, actor=Actor(anna, "dealer tablet"))) == deal_1
+    # table 1 of the hall is the main event's: the side event's players are not his to report
+    assert refusal(lambda: seating.record_bust(side, [at_3.pk], table=1, actor=Actor(anna, "dealer tablet"))) == deal_1
+    away = not_his_table("You are not dealing a table now (a break, or the pool): ask the floor.")
+    for user in (marco, luca):
+        assert refusal(lambda: seating.hand_completed(t, 1, actor=Actor(user, "dealer tablet"))) == away
+    assert Entry.objects.get(pk=at_2.pk).status == Entry.ACTIVE and Entry.objects.get(pk=at_3.pk).status == Entry.ACTIVE
+    seating.hand_completed(t, 1, actor=Actor(anna, "dealer tablet"))  # his own table
+    place(hall, luca, "DEAL", 3, timezone.now())  # back from his break, at the side event's table
+    seating.hand_completed(side, 3, actor=Actor(luca, "dealer tablet"))
+    # a floor person who also deals, in the pool now, reports from any table
+    piero = make_user("piero", "dealer")
+    piero.groups.add(Group.objects.get_or_create(name="floor")[0])
+    place(hall, piero, "POOL", None, since)
+    seating.hand_completed(t, 2, actor=Actor(piero, "floor tablet"))
+
+
+@pytest.mark.django_db
+def test_role01_a_queued_tap_is_judged_by_where_the_dealer_was_when_he_tapped(hall, crew, make_tournament, make_person, actor):
+    with time_machine.travel(timezone.now() - timedelta(minutes=50)):
+        t = start(make_tournament, make_person, actor, 18, name="Main Event")  # the hall's tables 1 and 2
+        side = start(make_tournament, make_person, actor, 9, name="Side Event")  # the hall's table 3
+    anna = crew[0]
+    now = timezone.now()
+    place(hall, anna, "POOL", None, now - timedelta(minutes=40), now - timedelta(minutes=30))
+    place(hall, anna, "DEAL", 1, now - timedelta(minutes=30), now - timedelta(minutes=5))
+    place(hall, anna, "BREAK", None, now - timedelta(minutes=5))
+    in_pool, dealing_1 = now - timedelta(minutes=35), now - timedelta(minutes=20)
+
+    def tapped(tournament, table, when, sits=None):
+        entry = Entry.objects.filter(tournament=tournament, seat__table__number=sits or table, status=Entry.ACTIVE).first()
+        return lambda: seating.record_bust(tournament, [entry.pk], table=table, actor=Actor(anna, "dealer tablet", tapped_at=when))
+
+    pool_at = timezone.localtime(in_pool).strftime("%H:%M")
+    assert refusal(tapped(t, 1, in_pool)) == not_his_table(f"When this was tapped ({pool_at}) you were not dealing a table: ask the floor.")
+    at = timezone.localtime(dealing_1).strftime("%H:%M")
+    assert refusal(tapped(t, 2, dealing_1)) == not_his_table(f"When this was tapped ({at}) you dealt table 1, not table 2: ask the floor.")
+    assert refusal(tapped(side, 1, dealing_1, sits=3)) == not_his_table("You deal table 1: report from there.")
+    assert Entry.objects.filter(status=Entry.BUSTED).count() == 0
+    out = seating.record_bust(
+        t, [Entry.objects.filter(tournament=t, seat__table__number=1).first().pk], table=1, actor=Actor(anna, "tablet", tapped_at=dealing_1)
+    )
+    assert Entry.objects.get(pk=out.busts[0].entry_id).status == Entry.BUSTED  # his table when he tapped it, on his break now
+    # Marco deals the side event's table 3 since before his tap and still does: it stands
+    marco = crew[1]
+    place(hall, marco, "DEAL", 3, now - timedelta(minutes=30))
+    entry = Entry.objects.filter(tournament=side, seat__table__number=3, status=Entry.ACTIVE).first()
+    seating.record_bust(side, [entry.pk], table=3, actor=Actor(marco, "tablet", tapped_at=dealing_1))
+    assert Entry.objects.get(pk=entry.pk).status == Entry.BUSTED
+    # a dealer the venue does not roster, neither then nor now, names his table as before
+    ivo = make_user("ivo", "dealer")
+    entry = Entry.objects.filter(tournament=t, seat__table__number=2, status=Entry.ACTIVE).first()
+    seating.record_bust(t, [entry.pk], table=2, actor=Actor(ivo, "tablet", tapped_at=dealing_1))
+    assert Entry.objects.get(pk=entry.pk).status == Entry.BUSTED
+
+
+@pytest.mark.django_db
+def test_role01_the_dealers_page_says_where_he_deals_since_when_and_his_next_move(hall, crew, make_tournament, make_person, actor, client):
+    t = start(make_tournament, make_person, actor, 18, name="Main Event")  # the hall's tables 1 and 2
+    side = start(make_tournament, make_person, actor, 9, name="Side Event")  # the hall's table 3
+    now = timezone.now()
+    dealers.push(hall, actor=actor, now=now)
+    anna, marco, luca, sara = crew
+    assert dealing(hall) == {1: anna.pk, 2: marco.pk, 3: luca.pk}  # the roster's order; Sara waits in the pool
+    later = now + timedelta(minutes=10)
+    next_at = now + timedelta(minutes=30)
+    assert dealers.my_assignment(anna, later) == {
+        "kind": "DEAL",
+        "table": 1,
+        "since": now,
+        "event": {"pk": t.pk, "name": "Main Event"},
+        "room": "Sala principale",
+        "next_at": next_at,
+        "next": {"dealer": "Anna", "dealer_id": anna.pk, "from": 1, "to": 2, "kind": "DEAL"},
+    }
+    # at the next push the freshest deal: Sara from the pool takes table 1, Luca waits there
+    assert dealers.my_assignment(luca, later) == {
+        "kind": "DEAL",
+        "table": 3,
+        "since": now,
+        "event": {"pk": side.pk, "name": "Side Event"},
+        "room": "Sala principale",
+        "next_at": next_at,
+        "next": {"dealer": "Luca", "dealer_id": luca.pk, "from": 3, "to": None, "kind": "POOL"},
+    }
+    assert dealers.my_assignment(sara, later) == {
+        "kind": "POOL",
+        "table": None,
+        "since": now,
+        "event": None,
+        "room": "Sala principale",
+        "next_at": next_at,
+        "next": {"dealer": "Sara", "dealer_id": sara.pk, "from": None, "to": 1, "kind": "DEAL"},
+    }
+    assert dealers.my_assignment(make_user("ivo", "dealer"), later) is None  # not on the roster
+    assert dealers.my_assignment(None, later) is None
+    # Olga's shift ended while she waited in the pool, and the hall was not pushed since: no next move
+    olga = make_user("olga", "dealer")
+    dealers.add_shift(hall, olga, now - timedelta(hours=8), now - timedelta(minutes=5), actor=actor)
+    place(hall, olga, "POOL", None, now - timedelta(hours=1))
+    assert dealers.my_assignment(olga, later)["next"] is None
+    # his login lands on the table he deals, on its event's page
+    client.force_login(luca)
+    assert client.get("/dealer/")["Location"] == f"/tournaments/{side.pk}/dealer/?table=3"
+
+
+@pytest.mark.django_db
+def test_the_push_list_names_each_move_tables_first_in_order(hall, crew, make_tournament, make_person, actor):
+    start(make_tournament, make_person, actor, 27, name="Main Event")  # the hall's tables 1, 2 and 3
+    now = timezone.now()
+    anna, marco, luca, sara = crew
+    assert dealers.preview(hall, now)["at"] == now  # never pushed: the push is due now
+    dealers.push(hall, actor=actor, now=now)
+    assert dealing(hall) == {1: anna.pk, 2: marco.pk, 3: luca.pk}
+    assert dealers.preview(hall, now + timedelta(minutes=5)) == {
+        "at": now + timedelta(minutes=30),
+        "moves": [
+            {"dealer": "Sara", "dealer_id": sara.pk, "from": None, "to": 1, "kind": "DEAL"},
+            {"dealer": "Anna", "dealer_id": anna.pk, "from": 1, "to": 2, "kind": "DEAL"},
+            {"dealer": "Marco", "dealer_id": marco.pk, "from": 2, "to": 3, "kind": "DEAL"},
+            {"dealer": "Luca", "dealer_id": luca.pk, "from": 3, "to": None, "kind": "POOL"},
+        ],
+        "uncovered": [],
+    }
+    # a push overdue is announced for now
+    assert dealers.preview(hall, now + timedelta(minutes=45))["at"] == now + timedelta(minutes=45)
+
+
+@pytest.mark.django_db
+def test_the_push_list_counts_the_minutes_to_the_push_a_break_ending_before_it_and_one_running_past_it(hall, make_tournament, make_person, actor):
+    """The room was pushed 25 minutes ago; the list is read 5 minutes before the next push. Eva
+    has dealt table 1 for 115 minutes: 120 at the push, her break is due (the one spare dealer
+    goes). Dan dealt table 3 and began his 20 minutes' break 17 minutes ago: over at the push, the
+    freshest, he takes table 1 (one along from his last). Gil's break began a minute ago: 14 to
+    go at the push, he stays on it. Ugo and Kim, 15 minutes dealt at the push, move along. Pia
+    dealt table 4 (given back since) for 119 minutes, then waited in the pool: no break due."""
+    start(make_tournament, make_person, actor, 27, name="Main Event")  # the hall's tables 1, 2 and 3
+    now = timezone.now()
+    eva, dan, gil, ugo, kim = (make_user(n, "dealer", first_name=n.title()) for n in ("eva", "dan", "gil", "ugo", "kim"))
+    for u in (eva, dan, gil, ugo, kim):
+        dealers.add_shift(hall, u, now - timedelta(minutes=115), now + timedelta(hours=6), actor=actor)
+    hall.last_push_at = now - timedelta(minutes=25)
+    hall.save(update_fields=["last_push_at"])
+    place(hall, eva, "DEAL", 1, now - timedelta(minutes=115))
+    place(hall, dan, "DEAL", 3, now - timedelta(minutes=115), now - timedelta(minutes=17))
+    place(hall, dan, "BREAK", None, now - timedelta(minutes=17))
+    place(hall, gil, "BREAK", None, now - timedelta(minutes=1))
+    place(hall, ugo, "DEAL", 2, now - timedelta(minutes=10))
+    place(hall, kim, "DEAL", 3, now - timedelta(minutes=10))
+    pia = make_user("pia", "dealer", first_name="Pia")
+    dealers.add_shift(hall, pia, now - timedelta(minutes=130), now + timedelta(hours=6), actor=actor)
+    place(hall, pia, "DEAL", 4, now - timedelta(minutes=130), now - timedelta(minutes=11))
+    place(hall, pia, "POOL", None, now - timedelta(minutes=11))
+    plan = dealers.preview(hall, now)
+    assert plan["at"] == now + timedelta(minutes=5)
+    assert plan["moves"] == [
+        {"dealer": "Dan", "dealer_id": dan.pk, "from": None, "to": 1, "kind": "DEAL"},
+        {"dealer": "Kim", "dealer_id": kim.pk, "from": 3, "to": 2, "kind": "DEAL"},
+        {"dealer": "Ugo", "dealer_id": ugo.pk, "from": 2, "to": 3, "kind": "DEAL"},
+        {"dealer": "Eva", "dealer_id": eva.pk, "from": 1, "to": None, "kind": "BREAK"},
+        {"dealer": "Gil", "dealer_id": gil.pk, "from": None, "to": None, "kind": "BREAK"},
+        {"dealer": "Pia", "dealer_id": pia.pk, "from": None, "to": None, "kind": "POOL"},
+    ]
+    assert plan["uncovered"] == []
+
+
+@pytest.mark.django_db
+def test_the_rotation_reads_each_dealers_table_his_last_his_minutes_since_his_break_and_his_break_left(hall, actor):
+    """Read at 230 minutes into the shift (S): Ivo dealt table 1 to S+60, rested to S+80, dealt
+    table 2 to S+200 and waits in the pool (120 minutes since his break; a row of yesterday's
+    shift, table 7 to S, is not his today). Fay dealt table 5 from before her shift to S+30
+    (30 minutes count) and deals table 4 since (200). Dan dealt table 3 and began his 20
+    minutes' break 5 minutes ago. Kai's shift began at S+10: he dealt table 7 before it, to S+10,
+    then table 9 of the side room, and waits in the hall's pool: he has dealt nothing here."""
+    now = timezone.now()
+    shift = now - timedelta(minutes=230)
+    ivo, fay, dan, kai = (make_user(n, "dealer") for n in ("ivo", "fay", "dan", "kai"))
+    for u in (ivo, fay, dan):
+        dealers.add_shift(hall, u, shift, shift + timedelta(hours=8), actor=actor)
+    dealers.add_shift(hall, kai, shift + timedelta(minutes=10), shift + timedelta(hours=8), actor=actor)
+    at = lambda m: shift + timedelta(minutes=m)  # noqa: E731
+    place(hall, ivo, "DEAL", 2, at(80), at(200))  # written before the earlier rows: the history is read by time
+    place(hall, ivo, "DEAL", 7, at(-60), at(0))
+    place(hall, ivo, "DEAL", 1, at(0), at(60))
+    place(hall, ivo, "BREAK", None, at(60), at(80))
+    place(hall, ivo, "POOL", None, at(200))
+    place(hall, fay, "DEAL", 5, at(-30), at(30))
+    place(hall, fay, "DEAL", 4, at(30))
+    place(hall, dan, "DEAL", 3, at(100), now - timedelta(minutes=5))
+    place(hall, dan, "BREAK", None, now - timedelta(minutes=5))
+    place(hall, kai, "DEAL", 7, at(-50), at(10))
+    place(cardrooms.save_room("Sala laterale", actor=actor), kai, "DEAL", 9, at(10), at(40))  # another room's
+    place(hall, kai, "POOL", None, at(40))
+    read = {d.id: d for d in dealers.states(hall, now, dealers.on_shift(hall.pk, now))}
+    assert read == {
+        ivo.pk: DealerState(ivo.pk, None, 2, 120, 0),
+        fay.pk: DealerState(fay.pk, 4, 4, 230, 0),
+        dan.pk: DealerState(dan.pk, None, 3, 0, 15),
+        kai.pk: DealerState(kai.pk, None, None, 0, 0),
+    }
+
+
+def history(room):
+    """Every row of the room's dealers: who, where, from when to when, at which push."""
+    return {(a.dealer.username, a.kind, a.table, a.starts_at, a.ends_at, a.push) for a in DealerAssignment.objects.filter(room=room).select_related("dealer")}
+
+
+@pytest.mark.django_db
+def test_a_table_that_opens_takes_the_longest_waiting_dealer_who_did_not_deal_it_last_and_one_that_breaks_sends_its_dealer_to_the_pool(hall, crew, actor):
+    """In the pool: Anna for 70 minutes (she dealt table 4, in the side room table 5 after it, and
+    the hall's 5 before), Luca for 60 (table 7), Marco for 40 (table 6). Tables 5, 7, 4 and 8 open:
+    Anna takes 5; 7 goes to Marco, Luca dealt it last; Luca takes 4; 8 waits, nobody is left.
+    Then 5 and 6 break."""
+    anna, marco, luca, sara = crew
+    now = timezone.now()
+    ago = lambda m: now - timedelta(minutes=m)  # noqa: E731
+    side = cardrooms.save_room("Sala laterale", actor=actor)
+    # written out of order: the pool's order is the time each began waiting, a table dealt last is the latest
+    place(hall, luca, "POOL", None, ago(60))
+    place(hall, luca, "DEAL", 7, ago(100), ago(60))
+    place(hall, anna, "DEAL", 4, ago(90), ago(80))
+    place(hall, anna, "DEAL", 5, ago(150), ago(120))
+    place(side, anna, "DEAL", 5, ago(78), ago(72))
+    place(hall, anna, "POOL", None, ago(70))
+    place(hall, marco, "DEAL", 6, ago(80), ago(40))
+    place(hall, marco, "POOL", None, ago(40))
+    place(hall, sara, "DEAL", 6, ago(30))
+    place(side, make_user("zoe", "dealer"), "DEAL", 5, ago(30))  # table 5 of the side room
+    place(side, make_user("ugo", "dealer"), "POOL", None, ago(200))  # the side room's pool
+    before, side_before = history(hall), history(side)
+
+    dealers.table_opened(hall.pk, [5, 7, 4, 8], now=now)
+
+    opened = {
+        ("anna", "POOL", None, ago(70), now, 0),
+        ("luca", "POOL", None, ago(60), now, 0),
+        ("marco", "POOL", None, ago(40), now, 0),
+        ("anna", "DEAL", 5, now, None, 0),
+        ("marco", "DEAL", 7, now, None, 0),
+        ("luca", "DEAL", 4, now, None, 0),
+    }
+    waiting = {("anna", "POOL", None, ago(70), None, 0), ("luca", "POOL", None, ago(60), None, 0), ("marco", "POOL", None, ago(40), None, 0)}
+    assert history(hall) == (before - waiting) | opened
+
+    later = now + timedelta(minutes=10)
+    dealers.table_closed(hall.pk, [5, 6], now=later)
+    closed = {
+        ("anna", "DEAL", 5, now, later, 0),
+        ("sara", "DEAL", 6, ago(30), later, 0),
+        ("anna", "POOL", None, later, None, 0),
+        ("sara", "POOL", None, later, None, 0),
+    }
+    dealt_then = {("anna", "DEAL", 5, now, None, 0), ("sara", "DEAL", 6, ago(30), None, 0)}
+    assert history(hall) == (((before - waiting) | opened) - dealt_then) | closed
+    assert history(side) == side_before  # Zoe deals on, Ugo waits on
+
+
+@pytest.mark.django_db
+def test_a_table_that_opens_when_the_only_dealer_waiting_dealt_it_last_takes_him_and_nothing_without_a_pool(hall, crew, actor):
+    luca = crew[2]
+    now = timezone.now()
+    place(hall, luca, "DEAL", 3, now - timedelta(minutes=60), now - timedelta(minutes=30))
+    place(hall, luca, "POOL", None, now - timedelta(minutes=30))
+    dealers.table_opened(hall.pk, [3], now=now)
+    assert dealing(hall) == {3: luca.pk}
+    dealers.table_opened(hall.pk, [4], now=now)  # nobody waits: table 4 has no dealer yet
+    assert dealing(hall) == {3: luca.pk}
+
+
+@pytest.mark.django_db
+def test_a_push_closes_each_moved_dealers_row_opens_his_new_one_and_logs_the_moves(hall, crew, make_tournament, make_person, actor):
+    """Tables 1 and 2 in play. Gil is on his break (10 minutes to go: at the first push he stays on
+    it, his row untouched; at the second he waits in the pool); Olga's shift ended while she waited
+    in the pool (she leaves the room); Zoe waits in the side room's pool, on its roster, not the
+    hall's (her row stays open); Ada's shift begins in two hours; Anna dealt in the side room
+    yesterday (that row stays as it was)."""
+    start(make_tournament, make_person, actor, 18, name="Main Event")
+    now = timezone.now()
+    anna, marco, luca, sara = crew
+    gil, olga, zoe, ada = (make_user(n, "dealer", first_name=n.title()) for n in ("gil", "olga", "zoe", "ada"))
+    dealers.add_shift(hall, ada, now + timedelta(hours=2), now + timedelta(hours=10), actor=actor)
+    dealers.add_shift(hall, gil, now - timedelta(hours=3), now + timedelta(hours=3), actor=actor)
+    dealers.add_shift(hall, olga, now - timedelta(hours=8), now - timedelta(minutes=5), actor=actor)
+    place(hall, gil, "BREAK", None, now - timedelta(minutes=10))
+    place(hall, olga, "POOL", None, now - timedelta(hours=1))
+    side = cardrooms.save_room("Sala laterale", actor=actor)
+    dealers.add_shift(side, zoe, now - timedelta(hours=2), now + timedelta(hours=6), actor=actor)
+    place(side, zoe, "POOL", None, now - timedelta(hours=1))
+    yesterday = place(side, anna, "DEAL", 1, now - timedelta(hours=20), now - timedelta(hours=19))
+
+    dealers.push(hall, actor=actor, now=now)
+    then = now + timedelta(minutes=30)
+    dealers.push(hall, actor=actor, now=then)
+
+    assert history(hall) == {
+        ("gil", "BREAK", None, now - timedelta(minutes=10), then, 0),
+        ("gil", "POOL", None, then, None, 2),
+        ("olga", "POOL", None, now - timedelta(hours=1), now, 0),
+        ("anna", "DEAL", 1, now, then, 1),
+        ("marco", "DEAL", 2, now, then, 1),
+        ("luca", "POOL", None, now, then, 1),
+        ("sara", "POOL", None, now, then, 1),
+        ("luca", "DEAL", 1, then, None, 2),
+        ("sara", "DEAL", 2, then, None, 2),
+        ("anna", "POOL", None, then, None, 2),
+        ("marco", "POOL", None, then, None, 2),
+    }
+    assert DealerAssignment.objects.filter(room=side, dealer=zoe, ends_at__isnull=True).count() == 1
+    yesterday.refresh_from_db()
+    assert yesterday.ends_at == now - timedelta(hours=19)
+    hall.refresh_from_db()
+    assert (hall.pushes, hall.last_push_at) == (2, then)
+    logged = TournamentEvent.objects.filter(action="room.dealers.pushed").order_by("id").last().payload
+    assert logged["push"] == 2 and logged["moves"] == 5 and logged["uncovered"] == []
+    assert sorted(logged["changes"], key=lambda c: c["dealer"]) == [
+        {"dealer": "Anna", "from": 1, "to": None, "kind": "POOL"},
+        {"dealer": "Gil", "from": None, "to": None, "kind": "POOL"},
+        {"dealer": "Luca", "from": None, "to": 1, "kind": "DEAL"},
+        {"dealer": "Marco", "from": 2, "to": None, "kind": "POOL"},
+        {"dealer": "Sara", "from": None, "to": 2, "kind": "DEAL"},
+    ]
+
+
+@pytest.mark.django_db
+def test_clk05_a_push_in_the_last_90_seconds_of_a_level_leaves_that_events_dealers_where_they_are(hall, crew, make_tournament, make_person, actor):
+    """The main event's 20-minute level began at T0; the side event's clock is paused with a
+    minute to go (nothing is about to change there); the event of the side room changes level
+    when the main event does (its table is not the hall's)."""
+    main = start(make_tournament, make_person, actor, 18, name="Main Event")  # tables 1 and 2
+    side = start(make_tournament, make_person, actor, 9, name="Side Event")  # table 3
+    room = cardrooms.save_room("Sala laterale", actor=actor)
+    cardrooms.save_table(room, 9, seats=9, position=1, actor=actor)
+    other = start(make_tournament, make_person, actor, 9, name="Turbo", settings={"room": room.pk})  # its table 9
+    t0 = timezone.now()
+    for t in (main, other):
+        clock_services.start_clock(t, actor=actor, now=t0)
+    clock_services.start_clock(side, actor=actor, now=t0 - timedelta(seconds=1140))
+    clock_services.pause(side, actor=actor, reason="dealer change", now=t0)
+    anna, marco, luca, sara = crew
+    dealers.push(hall, actor=actor, now=t0)
+    assert dealing(hall) == {1: anna.pk, 2: marco.pk, 3: luca.pk}
+    assert dealers.held_tables(hall.pk, t0 + timedelta(seconds=1109)) == set()
+    assert dealers.held_tables(hall.pk, t0 + timedelta(seconds=1110)) == {1, 2}
+    # pushes every 19 minutes: the next one, at T0 + 1140 s, falls in the last minute of the level
+    dealers.save_rotation(hall, actor=actor, push_minutes=19, break_after=120, break_minutes=20)
+    assert dealers.preview(hall, t0 + timedelta(minutes=10))["moves"] == [
+        {"dealer": "Anna", "dealer_id": anna.pk, "from": 1, "to": 1, "kind": "DEAL"},
+        {"dealer": "Marco", "dealer_id": marco.pk, "from": 2, "to": 2, "kind": "DEAL"},
+        {"dealer": "Sara", "dealer_id": sara.pk, "from": None, "to": 3, "kind": "DEAL"},
+        {"dealer": "Luca", "dealer_id": luca.pk, "from": 3, "to": None, "kind": "POOL"},
+    ]
+    dealers.push(hall, actor=actor, now=t0 + timedelta(seconds=1110))
+    assert dealing(hall) == {1: anna.pk, 2: marco.pk, 3: sara.pk}  # table 3 is not held: Sara comes from the pool
+
+
+@pytest.mark.django_db
+def test_a_push_follows_the_houses_order_of_tables_and_with_nobody_on_the_roster_leaves_them_uncovered(hall, make_tournament, make_person, actor):
+    RoomTable.objects.filter(room=hall, number=2).update(position=0)  # the house deals table 2 first
+    start(make_tournament, make_person, actor, 18, name="Main Event")
+    assert sorted(RoomTable.objects.filter(room=hall, held_by__isnull=False).values_list("number", flat=True)) == [1, 2]
+    plan = dealers.push(hall, actor=actor)
+    assert plan.uncovered == [2, 1] and plan.assignments == []
+    now = timezone.now()
+    anna, marco = (make_user(n, "dealer") for n in ("anna", "marco"))
+    for u in (anna, marco):
+        dealers.add_shift(hall, u, now - timedelta(hours=1), now + timedelta(hours=7), actor=actor)
+    dealers.push(hall, actor=actor, now=now)
+    assert dealing(hall) == {2: anna.pk, 1: marco.pk}
+
+
+@pytest.mark.django_db
+def test_the_roster_on_the_api_says_where_each_dealer_is_now(api, floor_user, hall, crew, make_tournament, make_person, actor):
+    start(make_tournament, make_person, actor, 18, name="Main Event")  # tables 1 and 2
+    now = timezone.now()
+    first, second = now - timedelta(minutes=31), now - timedelta(minutes=1)
+    dealers.push(hall, actor=actor, now=first)  # Anna at 1, Marco at 2, Luca and Sara in the pool
+    dealers.push(hall, actor=actor, now=second)  # the freshest deal: Luca and Sara, one table along
+    place(hall, crew[0], "DEAL", 5, first - timedelta(minutes=60), first - timedelta(minutes=30))  # written late: an earlier row
+    ivo = make_user("ivo", "dealer", first_name="Ivo")  # on the hall's roster, still in the side room's pool
+    dealers.add_shift(hall, ivo, now - timedelta(minutes=5), now + timedelta(hours=7), actor=actor)
+    place(cardrooms.save_room("Sala laterale", actor=actor), ivo, "POOL", None, now - timedelta(hours=1))
+    r = api(floor_user).get(f"/api/v1/rooms/{hall.pk}/dealers/")
+    assert r.status_code == 200
+    assert {x["name"]: x["now"] for x in r.json()["roster"]} == {
+        "Anna": {"kind": "POOL", "table": None, "since": second.isoformat()},
+        "Marco": {"kind": "POOL", "table": None, "since": second.isoformat()},
+        "Luca": {"kind": "DEAL", "table": 1, "since": second.isoformat()},
+        "Sara": {"kind": "DEAL", "table": 2, "since": second.isoformat()},
+        "Ivo": None,
+    }
+
+
+@pytest.mark.django_db
+def test_tables_the_house_places_side_by_side_are_dealt_in_their_numbers_order(hall, crew, make_tournament, make_person, actor):
+    RoomTable.objects.filter(room=hall, number=1).delete()
+    cardrooms.save_table(hall, 1, seats=9, position=2, actor=actor)  # set up again, beside table 2
+    start(make_tournament, make_person, actor, 18, name="Main Event")
+    assert dealers.tables_in_play(hall.pk) == [1, 2]
+    anna, marco, _, _ = crew
+    dealers.push(hall, actor=actor)
+    assert dealing(hall) == {1: anna.pk, 2: marco.pk}
+
+
+@pytest.mark.django_db
+def test_role01_a_dealer_taken_off_the_roster_names_his_table_as_before(hall, crew, make_tournament, make_person, actor):
+    t = start(make_tournament, make_person, actor, 18, name="Main Event")
+    dealers.push(hall, actor=actor, now=timezone.now() - timedelta(minutes=1))
+    anna = crew[0]
+    assert dealing(hall)[1] == anna.pk
+    dealers.remove_shift(hall, DealerShift.objects.get(dealer=anna).pk, actor=actor)  # gone home early
+    assert dealers.my_assignment(anna) is None
+    seating.hand_completed(t, 2, actor=Actor(anna, "dealer tablet"))  # not on the roster now: any table
