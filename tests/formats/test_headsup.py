@@ -11,7 +11,7 @@ from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
 from tournaments.clock import services as clock_services
 from tournaments.formats.models import Bracket, Match, MatchGame, QualifiedEntry, SeatRequest
-from tournaments.formats.selectors import bracket_data, match_data
+from tournaments.formats.selectors import bracket_data, match_data, public_bracket, round_name, rounds_being_decided
 from tournaments.formats.services import headsup
 from tournaments.models import Entry, LedgerRow, Tournament
 
@@ -757,3 +757,75 @@ def test_fmt12_stages_left_in_a_loop_before_loops_were_refused_do_not_hang_a_new
     group = make_tournament(format=Tournament.HEADS_UP, starting_stack=10000, table_size=2, name="Group 1", start_at=T0)
     r = api(director).post("/api/v1/formats/headsup/", {"tournament": group.pk, "size": 4, "rounds_to_play": 1, "feeds_into": stage_a.pk}, format="json")
     assert r.status_code == 201, r.content
+
+
+def _hu_four(heads_up, make_person, cashier_actor, actor):
+    """A drawn 4-player bracket (10-minute levels): Ann is the top seed, at table 1's side A."""
+    t = heads_up(size=4)
+    ann, *others = [cashier.register(t, make_person(n, "Rossi"), method="CASH", actor=cashier_actor).entry for n in ("Ann", "Bob", "Cid", "Dan")]
+    headsup.draw_bracket(t, actor=actor, seeds=[ann.pk], now=T0)
+    t.refresh_from_db()
+    semis = list(Match.objects.filter(bracket=t.bracket, round=1).order_by("position"))
+    return t, ann, semis
+
+
+def test_fmt12_the_bracket_answer_names_the_rounds_the_players_the_match_clock_and_the_replacement_deadline(heads_up, make_person, cashier_actor, actor):
+    t, ann, (first, second) = _hu_four(heads_up, make_person, cashier_actor, actor)
+    for m in (first, second):
+        headsup.start_match(m, actor=actor, now=T0)
+        headsup.seat_player(m, m.player_a, actor=actor, now=T0)
+    headsup.seat_player(first, first.player_b, actor=actor, now=T0)
+    data = bracket_data(t.bracket, now=T0 + timedelta(minutes=13))  # level 2 of the 10-minute levels, 7 minutes left
+    assert (data["size"], data["games_to_win"], data["level_minutes"], data["paid_players"]) == (4, 2, 10, 8)
+    assert (data["punctuality"], data["drawn"], data["completed"], data["champion"]) == ("NO_SHOW", True, False, None)
+    assert data["tournament"] == {"id": t.pk, "name": "Heads-up Day 1", "status": "RUNNING"}
+    assert [(r["round"], r["name"]) for r in data["rounds"]] == [(1, "Semi-finals"), (2, "Final")]
+    one, two = data["rounds"][0]["matches"]
+    assert (one["id"], one["round"], one["position"], one["table"], one["status"]) == (first.pk, 1, 0, 1, "PLAYING")
+    assert one["a"] == {"entry": ann.pk, "number": ann.number, "name": "Ann Rossi", "status": "ACTIVE", "place": None}
+    assert (one["a_seated"], one["b_seated"], two["a_seated"], two["b_seated"]) == (True, True, True, False)
+    assert one["clock"] == {"level": 2, "small_blind": 100, "big_blind": 200, "seconds_left": 420, "capped": False}
+    assert one["started_at"] == one["clock_started_at"] == T0.isoformat() and one["clock_restarts"] == 0
+    assert one["seat_freed_at"] is None and "replacement_until" not in one and one["games"] == [] and one["result"] == ""
+    (final,) = data["rounds"][1]["matches"]
+    assert (final["table"], final["status"], final["a"], final["b"], final["started_at"]) == (1, "WAITING", None, None, None)
+    assert "clock" not in final and "replacement_until" not in final
+    # Scenario 34: the absent player's seat is freed after level 1; a replacement may sit until level 1's end plus 5 minutes.
+    headsup.free_absent_seat(second, actor=actor, now=T0 + timedelta(minutes=11))
+    two = bracket_data(t.bracket, now=T0 + timedelta(minutes=11))["rounds"][0]["matches"][1]
+    assert two["b"] is None and two["seat_freed_at"] == (T0 + timedelta(minutes=11)).isoformat()
+    assert two["replacement_until"] == (T0 + timedelta(minutes=15)).isoformat()
+    assert two["clock"]["level"] == 2 and two["clock"]["seconds_left"] == 540
+
+
+def test_fmt12_a_round_is_being_decided_until_its_last_match_ends_then_the_champion_is_named(heads_up, make_person, cashier_actor, actor):
+    t, ann, (first, second) = _hu_four(heads_up, make_person, cashier_actor, actor)
+    assert rounds_being_decided(t) == {}  # nobody has lost yet
+    now = T0 + timedelta(minutes=5)
+    play(first, first.player_a, actor, now)
+    t.refresh_from_db()
+    assert rounds_being_decided(t) == {3: 2}  # the two semi-final losers share 3rd place: one is still to come
+    games = bracket_data(t.bracket, now=now)["rounds"][0]["matches"][0]
+    assert (games["status"], games["result"], games["a_wins"], games["b_wins"], games["winner"]) == ("DONE", "PLAYED", 2, 0, ann.pk)
+    assert games["games"] == [{"number": 1, "winner": ann.pk, "kind": "PLAYED"}, {"number": 2, "winner": ann.pk, "kind": "PLAYED"}]
+    headsup.start_match(second, actor=actor, now=now)
+    view = public_bracket(t.bracket)  # the lobby's page: the clock without its seconds, no seat requests
+    assert "seat_requests" not in view and "seat_requests" in bracket_data(t.bracket)
+    assert set(view["rounds"][0]["matches"][1]["clock"]) == {"level", "small_blind", "big_blind", "capped"}
+    assert view["rounds"][0]["matches"][0]["a"]["name"] == "Ann R."
+    play(second, second.player_b, actor, now)
+    t.refresh_from_db()
+    assert rounds_being_decided(t) == {}
+    final = Match.objects.get(bracket=t.bracket, round=2)
+    play(final, final.player_a, actor, now + timedelta(minutes=1))
+    t.refresh_from_db()
+    ann.refresh_from_db()
+    data = bracket_data(t.bracket)
+    assert data["completed"] is True and data["tournament"]["status"] == "FINISHED"
+    assert data["champion"] == {"entry": ann.pk, "number": ann.number, "name": "Ann Rossi", "status": ann.status, "place": 1}
+    assert public_bracket(t.bracket)["champion"]["name"] == "Ann R."
+
+
+@pytest.mark.parametrize(("size", "names"), [(4, ["Semi-finals", "Final"]), (32, ["Round of 32", "Round of 16", "Quarter-finals", "Semi-finals", "Final"])])
+def test_fmt12_each_round_is_named_by_the_players_it_starts_with(size, names):
+    assert [round_name(size, r) for r in range(1, len(names) + 1)] == names

@@ -288,3 +288,19 @@ def test_a_flight_bags_only_its_own_players_found_by_id_or_by_a_number_beside_a_
     r = f.post(f"/api/v1/formats/flights/{a.pk}/bag/", {"rows": [{"entry": "", "number": mine.number, "chips": 20000, "bag_number": "1"}]}, format="json")
     assert r.status_code == 200 and r.json()["bagged"] == 1
     assert list(Bag.objects.values_list("entry__tournament", "bag_number", "chips")) == [(a.pk, "1", 20000)]
+
+
+def test_fmt12_a_heads_up_events_page_takes_the_director_to_its_bracket_and_its_leaderboard(director, make_tournament, actor):
+    plain = make_tournament(name="Tuesday freezeout")
+    t = make_tournament(format=Tournament.HEADS_UP, name="HU Monday")
+    c = page_client(director)
+
+    def format_buttons(tournament):
+        return [link for link in c.get(f"/tournaments/{tournament.pk}/").context["section_links"] if link["url"].startswith("/formats/")]
+
+    assert format_buttons(plain) == []
+    headsup.create_bracket(t, actor=actor, size=4)
+    assert format_buttons(t) == [{"label": "Bracket", "url": f"/formats/headsup/{t.pk}/"}]
+    s = series_service.create_series(name="HU league", actor=actor)
+    series_service.attach(s, t, actor=actor)
+    assert format_buttons(t) == [{"label": "Bracket", "url": f"/formats/headsup/{t.pk}/"}, {"label": "Leaderboard", "url": f"/formats/series/{s.pk}/"}]

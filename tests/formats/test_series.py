@@ -216,3 +216,36 @@ def test_a_series_reading_the_days_buy_in_scores_a_shared_place_as_the_best_of_i
     Entry.objects.filter(pk=es[1].pk).update(place=2)  # out with the 2nd, in the same hand
     results = sorted((r.place, r.shared_with, round(r.points, 2)) for r in series_service.score_tournament(t, actor=actor))
     assert results == [(1, 1, 54.02), (2, 2, 38.2), (2, 2, 38.2), (4, 1, 27.01)]
+
+
+def test_lb02_the_leaderboard_prints_the_reading_and_each_line_to_two_decimals(make_tournament, field, actor):
+    # Reading B: K = 10·(1 + ln 100 / ln 25) = 24.30677. Four players: 1st K·√4 = 48.6135, 2nd K·√2 = 34.37496,
+    # 3rd K·√(4/3) = 28.0670, 4th K = 24.3068.
+    b = series_service.create_series(name="Reading B", lb_constant_mode="B", actor=actor)
+    t = make_tournament(name="Friday daily")
+    series_service.attach(b, t, actor=actor)
+    entries = field(t, 4)
+    play_to_the_end(t, entries, actor)  # the last entry wins, the first is 4th
+    series_service.score_tournament(t, actor=actor)
+    data = selectors.leaderboard_data(b)
+    head = data["series"]
+    assert (head["id"], head["name"], head["reading"], head["league"], head["cycle_length"], head["tickets"]) == (b.pk, "Reading B", "B", False, 20, 4)
+    assert head["formula"] == "K·√(entries ÷ place), reading B"
+    assert (data["cycle"], data["tournaments_played"], data["past_events"], data["tournaments_left"], data["archived"]) == (1, 1, 0, 19, False)
+    people = [e.person for e in reversed(entries)]
+    assert [(s["rank"], s["person"], s["name"], s["points"], s["best"], s["tournaments"], s["knockouts"]) for s in data["standings"]] == [
+        (1, people[0].pk, people[0].full_name, 48.61, 48.61, 1, 0),
+        (2, people[1].pk, people[1].full_name, 34.37, 34.37, 1, 0),
+        (3, people[2].pk, people[2].full_name, 28.07, 28.07, 1, 0),
+        (4, people[3].pk, people[3].full_name, 24.31, 24.31, 1, 0),
+    ]
+    assert data["past_cycles"] == []
+    # The lobby's page: the same figures, each name as public pages show it, no person ids.
+    public = selectors.public_leaderboard(b.pk)
+    assert [(s["rank"], s["name"], s["points"]) for s in public["standings"]] == [
+        (1, f"{people[0].first_name} {people[0].last_name[0]}.", 48.61),
+        (2, f"{people[1].first_name} {people[1].last_name[0]}.", 34.37),
+        (3, f"{people[2].first_name} {people[2].last_name[0]}.", 28.07),
+        (4, f"{people[3].first_name} {people[3].last_name[0]}.", 24.31),
+    ]
+    assert all("person" not in s for s in public["standings"]) and selectors.public_leaderboard(b.pk + 1000) is None

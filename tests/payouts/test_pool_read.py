@@ -123,3 +123,21 @@ def test_pay02_a_side_prize_named_like_a_deduction_is_a_line_of_its_own_and_the_
     shown = pool_shown(api, director, t)
     assert shown["deductions"] == {"staff service": "20.00", "staff service (Other)": "50.00"}
     assert (shown["net"], shown["overlay"], shown["total"]) == ("430.00", "0.00", "430.00")
+
+
+def test_fmt02_the_multi_day_events_page_counts_a_cancelled_flights_money_out(structure, make_person, cashier_actor, actor, api, director):
+    event = small_event(structure, actor, flights=("1A", "1B"), chip_leader_prizes=[])
+    f1a, f1b = (event.flights.get(label=label).tournament for label in ("1A", "1B"))
+    sell(f1a, make_person, 2, cashier_actor)
+    sell(f1b, make_person, 3, cashier_actor)
+    shown = api(director).get(f"/api/v1/formats/multiday/{event.pk}/").json()
+    assert shown["money"] == {"prize": "500.00", "fee": "50.00"}  # 5 × (€100 + €10)
+    lifecycle.cancel(f1a, actor=actor, reason="nobody came")
+    shown = api(director).get(f"/api/v1/formats/multiday/{event.pk}/").json()
+    assert shown["money"] == {"prize": "300.00", "fee": "30.00"}  # 1B's three players only: 1A's two are owed back
+    assert shown["day2"] == {"tournament": event.day2_id, "status": "PLANNED", "built": False, "players": 0}
+    flights = [(f["label"], f["tournament"], f["name"], f["status"], f["closed"], f["entries"], f["playing"], f["bagging"]) for f in shown["flights"]]
+    assert flights == [
+        ("1A", f1a.pk, "Small Main — Day 1A", "CANCELLED", False, 0, 0, None),
+        ("1B", f1b.pk, "Small Main — Day 1B", "REGISTERING", False, 3, 3, None),
+    ]
