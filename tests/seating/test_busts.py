@@ -9,7 +9,7 @@ from tdmanager.errors import DomainError
 from tdmanager.transactions import unit_of_work
 from tournaments import signals
 from tournaments.clock import services as clock_services
-from tournaments.models import Entry, TournamentEvent
+from tournaments.models import Entry, Tournament, TournamentEvent
 from tournaments.signals import announce
 
 from .test_support import arrange, blinds, counts, seat_map, started  # noqa: F401 (fixture)
@@ -212,3 +212,39 @@ def test_a_second_hand_for_hand_session_does_not_join_the_first_ones_hand(hand_f
     assert (place(a), place(b), place(c)) == (20, 19, 18)
     services.recompute_places(t)
     assert (place(a), place(b), place(c)) == (20, 19, 18)
+
+
+def test_the_last_two_out_marked_simultaneous_share_second_and_the_winner_stays_first(started, actor):
+    t = started(3, table_size=2)
+    tables = seat_map(t)
+    lone = next(n for n, seats in tables.items() if len(seats) == 1)
+    a = tables[lone][min(tables[lone])]
+    services.record_bust(t, [a], actor=actor)
+    b, c = sorted(e for seats in seat_map(t).values() for e in seats.values())
+    services.record_bust(t, [b], actor=actor)
+    assert (place(a), place(b), place(c)) == (3, 2, 1)
+    busts = list(Bust.objects.filter(entry_id__in=[a, b]))
+    assert len({x.table_number for x in busts}) == 2  # out at different tables
+    services.mark_simultaneous(t, busts, actor=actor, reason="called out together")
+    assert (place(a), place(b), place(c)) == (2, 2, 1)  # the winner keeps his first place
+    assert [s["place"] for s in selectors.standings(t)] == [1, 2, 2]
+
+
+@pytest.mark.parametrize("status", ["FINISHED", "CANCELLED"])
+def test_an_ended_tournaments_busts_can_no_longer_be_undone(started, actor, status):
+    t = started(20)
+    out = services.record_bust(t, [seat_map(t)[1][min(seat_map(t)[1])]], actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(status=status)
+    with pytest.raises(DomainError) as e:
+        services.undo_bust(t, out.busts[0], actor=actor)
+    assert (e.value.code, str(e.value.message)) == ("tournament_closed", "This tournament has ended: its busts and moves can no longer be undone.")
+    assert Bust.objects.get(pk=out.busts[0].pk).void == "" and place(out.busts[0].entry_id) == 20
+
+
+def test_a_bust_undone_already_is_refused_saying_so(started, actor):
+    t = started(20)
+    out = services.record_bust(t, [seat_map(t)[1][min(seat_map(t)[1])]], actor=actor)
+    services.undo_bust(t, out.busts[0], actor=actor)
+    with pytest.raises(DomainError) as e:
+        services.undo_bust(t, out.busts[0], actor=actor)
+    assert (e.value.code, str(e.value.message)) == ("already_void", "This bust has already been undone or bought back.")
