@@ -29,7 +29,7 @@ from django.utils import translation
 
 from payouts import reports, services
 from payouts import selectors as sel
-from payouts.models import BountyHead
+from payouts.models import BountyAward, BountyHead
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.conftest import client_for, make_user
@@ -457,3 +457,29 @@ def test_pay02_the_desk_lists_the_bounties_owed_and_paid_and_each_knockout_count
         "borne": D("0"),
         "difference": D("0"),
     }
+
+
+def test_pay02_a_player_s_data_export_lists_each_bounty_won_with_its_tournament_entry_and_time(pko):
+    # P0 won one knockout (P1, 20 cash) paid by B; P4 won 10 from P0's split pot, not collected.
+    t, e, people, paid = pko["t"], pko["e"], pko["people"], pko["paid"]
+    won = BountyAward.objects.get(winner=e[0], void="")
+    assert sel.bounties_of(people[0]) == {
+        "bounties": [
+            {
+                "tournament": t.pk,
+                "entry": e[0].pk,
+                "kind": "KNOCKOUT",
+                "knocked_out_entry": e[1].pk,
+                "envelope": None,
+                "amount": "20.00",
+                "paid": True,
+                "receipt_number": paid.receipt_number,
+                "created_at": won.created_at.isoformat(),
+            }
+        ],
+        "bounties_unpaid": [],
+    }
+    unpaid = sel.bounties_of(people[4])["bounties_unpaid"]
+    assert [(b["tournament"], b["entry"], b["knocked_out_entry"], b["amount"], b["paid"], b["receipt_number"]) for b in unpaid] == [
+        (t.pk, e[4].pk, e[0].pk, "10.00", False, None)
+    ]
