@@ -14,7 +14,7 @@ from tdmanager.money import CENT, ZERO
 from tournaments.house import HouseRules
 from tournaments.models import Entry, LedgerRow, Td3Event
 from tournaments.oversight import selectors as oversight_selectors
-from tournaments.people.names import public_name, public_names
+from tournaments.people.names import public_names
 
 from .. import bounties as bounty_engine
 from ..models import BountyAward, BountyHead
@@ -143,12 +143,6 @@ NO_BOUNTY = "NONE"
 HEAD_KINDS = ("FIXED", "PKO")  # the events with a bounty on every head (a mystery event has envelopes)
 #: The biggest bounties a lobby screen lists.
 BOUNTY_TOP = 5
-
-
-def _public_name(first: str, last: str, nickname: str, hidden: bool, style: str) -> str:
-    """A name as the lobby's public lists show it (``seat_lookup_names``; "—" for a player who
-    asked not to be found by name), as the public standings do."""
-    return public_name(first, last, nickname, style, hidden)
 
 
 def bounties_on_heads(t, entries=None) -> dict[int, str]:

@@ -29,7 +29,7 @@ from django.utils import translation
 
 from payouts import reports, services
 from payouts import selectors as sel
-from payouts.models import BountyHead
+from payouts.models import BountyAward, BountyHead
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.conftest import client_for, make_user
@@ -378,3 +378,108 @@ def test_a_cancelled_mystery_event_with_its_envelopes_set_up_balances(make_tourn
     money = sel.bounty_money(t)
     assert (money["in"], money["in_bag"], money["difference"]) == (D("0"), D("0"), D("0"))
     assert reports.reconciliation_data(t)["balanced"]
+
+
+def test_pay02_the_desk_s_bounty_overview_lists_the_heads_the_awards_and_the_totals_by_hand(pko):
+    # The story above: P0 knocked out P1 (20 cash, paid by B), P3's knockout of P2 was undone,
+    # P4 and P5 shared P0's 60 (10 cash + 20 added, 10 cash + 10 added, 10 to the house).
+    t, e, reentry, paid = pko["t"], pko["e"], pko["reentry"], pko["paid"]
+    data = sel.bounty_overview(t)
+    assert data["settings"] == {
+        "kind": "PKO",
+        "bounty_part": "40.00",
+        "cash_percent": "50",
+        "split": "POT",
+        "remainder": "HOUSE",
+        "rounding": "10",
+        "mystery_from": "ITM",
+        "mystery_leftover": "WINNER",
+        "bounty_in_deal": "APART",
+    }
+    assert data["currency"] == "EUR"
+    # the players in, the biggest bounty first, then by entry number; each bought a 40 bounty
+    assert [(h["entry"], h["entry_number"], h["name"], h["bought"], h["amount"]) for h in data["heads"]] == [
+        (e[4].pk, e[4].number, "Player4 Bounty", "40.00", "60.00"),
+        (e[5].pk, e[5].number, "Player5 Bounty", "40.00", "50.00"),
+        (e[2].pk, e[2].number, "Player2 Bounty", "40.00", "40.00"),
+        (e[3].pk, e[3].number, "Player3 Bounty", "40.00", "40.00"),
+        (reentry.pk, reentry.number, "Player1 Bounty", "40.00", "40.00"),
+    ]
+    awards = [
+        (a["kind"], a["winner"], a["winner_name"], a["winner_number"], a["knocked_out"], a["knocked_out_name"], a["knocked_out_number"])
+        + (a["cash"], a["added"], a["envelope"], a["paid_receipt"], a["owed"])
+        for a in data["awards"]
+    ]
+    assert awards == [
+        ("KNOCKOUT", e[0].pk, "Player0 Bounty", e[0].number, e[1].pk, "Player1 Bounty", e[1].number, "20.00", "20.00", None, paid.receipt_number, False),
+        ("KNOCKOUT", e[4].pk, "Player4 Bounty", e[4].number, e[0].pk, "Player0 Bounty", e[0].number, "10.00", "20.00", None, None, True),
+        ("KNOCKOUT", e[5].pk, "Player5 Bounty", e[5].number, e[0].pk, "Player0 Bounty", e[0].number, "10.00", "10.00", None, None, True),
+        ("HOUSE", None, "", None, e[0].pk, "Player0 Bounty", e[0].number, "10.00", "0.00", None, None, False),
+    ]
+    assert data["envelopes"] == {"count": 0, "total": "0.00", "left": 0, "left_amount": "0.00"}
+    # 280 taken in = 20 paid + 20 owed + 230 on the heads + 10 to the house
+    assert data["totals"] == {
+        "taken_in": "280.00",
+        "paid_out": "20.00",
+        "owed": "20.00",
+        "on_heads": "230.00",
+        "envelopes_left": "0.00",
+        "house": "10.00",
+        "carried_over": "0.00",
+        "to_refund": "0.00",
+    }
+
+
+def test_pay02_the_desk_lists_the_bounties_owed_and_paid_and_each_knockout_counts_once(pko):
+    t, e, paid = pko["t"], pko["e"], pko["paid"]
+    owed = [(o["entry_id"], o["entry_number"], o["name"], o["count"], o["amount"]) for o in sel.bounties_owed(t)]
+    assert owed == [(e[4].pk, e[4].number, "Player4 Bounty", 1, D("10")), (e[5].pk, e[5].number, "Player5 Bounty", 1, D("10"))]
+    # P3's payment was given back: only P0's stands
+    listed = [
+        (p["kind"], p["entry_id"], p["entry_number"], p["name"], p["knocked_out_name"], p["amount"], p["receipt"], p["method"]) for p in sel.bounties_paid(t)
+    ]
+    assert listed == [("KNOCKOUT", e[0].pk, e[0].number, "Player0 Bounty", "Player1 Bounty", D("20"), paid.receipt_number, "CASH")]
+    # the undone knockout counts for nobody; the split pot once for each eliminator
+    assert sel.knockouts_by_entry(t) == {e[0].pk: 1, e[4].pk: 1, e[5].pk: 1}
+    assert sel.bounty_money(t) == {
+        "active": True,
+        "kind": "PKO",
+        "envelopes_set": False,
+        "in": D("280"),
+        "paid": D("20"),
+        "owed": D("20"),
+        "on_heads": D("230"),
+        "in_bag": D("0"),
+        "unbagged": D("0"),
+        "house": D("10"),
+        "carried": D("0"),
+        "to_refund": D("0"),
+        "borne": D("0"),
+        "difference": D("0"),
+    }
+
+
+def test_pay02_a_player_s_data_export_lists_each_bounty_won_with_its_tournament_entry_and_time(pko):
+    # P0 won one knockout (P1, 20 cash) paid by B; P4 won 10 from P0's split pot, not collected.
+    t, e, people, paid = pko["t"], pko["e"], pko["people"], pko["paid"]
+    won = BountyAward.objects.get(winner=e[0], void="")
+    assert sel.bounties_of(people[0]) == {
+        "bounties": [
+            {
+                "tournament": t.pk,
+                "entry": e[0].pk,
+                "kind": "KNOCKOUT",
+                "knocked_out_entry": e[1].pk,
+                "envelope": None,
+                "amount": "20.00",
+                "paid": True,
+                "receipt_number": paid.receipt_number,
+                "created_at": won.created_at.isoformat(),
+            }
+        ],
+        "bounties_unpaid": [],
+    }
+    unpaid = sel.bounties_of(people[4])["bounties_unpaid"]
+    assert [(b["tournament"], b["entry"], b["knocked_out_entry"], b["amount"], b["paid"], b["receipt_number"]) for b in unpaid] == [
+        (t.pk, e[4].pk, e[0].pk, "10.00", False, None)
+    ]
