@@ -89,6 +89,21 @@ def test_pay08_day2_names_the_flights_chip_leader_prizes_on_a_line_of_their_own_
     assert (shown["collected"], shown["deductions"], shown["total"]) == ("300.00", {"Chip-leader prizes (Day 1 flights)": "1.00"}, "299.00")
 
 
+def test_pay08_an_event_set_with_no_chip_leader_prizes_awards_none(structure, make_person, cashier_actor, actor, api, director):
+    """The director cleared the chip-leader prizes (the house gives none): the flight's chip
+    leaders win nothing at its close, and nothing comes out of Day 2's €300."""
+    event = small_event(structure, actor, chip_leader_prizes=[])
+    f1a = event.flights.get(label="1A").tournament
+    es = sell(f1a, make_person, 3, cashier_actor)
+    lifecycle.start(f1a, actor=actor)
+    multiday.bag_chips(f1a, [{"entry": e.pk, "chips": c, "bag_number": str(i)} for i, (e, c) in enumerate(zip(es, (30000, 20000, 10000)))], actor=actor)
+    multiday.close_flight(f1a, actor=actor)
+    assert api(director).get(f"/api/v1/formats/multiday/{event.pk}/").json()["chip_leader_prizes"] == []
+    assert not f1a.flight.chip_leader_awards.exists()
+    shown = pool_shown(api, director, event.day2)
+    assert (shown["collected"], shown["deductions"], shown["total"]) == ("300.00", {}, "300.00")
+
+
 def test_fmt02_a_cancelled_flights_money_leaves_the_day2_pool(structure, make_person, cashier_actor, actor, api, director):
     event = small_event(structure, actor, flights=("1A", "1B"), chip_leader_prizes=[])
     f1a, f1b = (event.flights.get(label=label).tournament for label in ("1A", "1B"))

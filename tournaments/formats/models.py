@@ -49,8 +49,9 @@ class MultiDayEvent(models.Model):
 
     @property
     def prizes(self) -> list[Decimal]:
-        raw = self.chip_leader_prizes if self.chip_leader_prizes else list(engine.DEFAULT_CHIP_LEADER_PRIZES)
-        return [Decimal(str(p)) for p in raw]
+        """The chip-leader prizes of each flight, best bag first. The house's default is written
+        when the event is created (``create_event``): an empty list is a house that gives none."""
+        return [Decimal(str(p)) for p in self.chip_leader_prizes]
 
 
 class Flight(models.Model):
