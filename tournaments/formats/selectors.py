@@ -163,7 +163,8 @@ def public_bracket(bracket: Bracket) -> dict:
 
 
 def leaderboard_data(series: Series, cycle: int | None = None, *, public: bool = False) -> dict:
-    """The general ranking of a cycle (current by default), points to 2 decimals (LB-02).
+    """The general ranking of a cycle (current by default): each event's scores added up (LB-01),
+    points to 2 decimals (LB-02).
     ``public``: the lobby's page, every name as public pages show it (``public_person_names``);
     else the staff's, full names."""
     cycle = series.current_cycle if cycle is None else cycle
@@ -310,6 +311,8 @@ def public_leaderboard(pk: int, cycle: int | None = None) -> dict | None:
 
 
 def event_data(event: MultiDayEvent) -> dict:
+    """A multi-day event's page and API answer: its flights, their bagging and chip leaders, Day 2
+    (FMT-11) and the money taken (FMT-02)."""
     flights = []
     for f in event.flights.select_related("tournament"):
         t = f.tournament
@@ -379,7 +382,7 @@ def overview() -> dict:
 
 
 def bagging_summary(flight: Flight) -> dict:
-    """Survivors bagged, surrendered, still to bag, and the check against chips in play."""
+    """Survivors bagged, surrendered, still to bag, and the check against chips in play (FMT-11)."""
     t = flight.tournament
     bags = list(flight.bags.all())
     kept = sum(b.chips for b in bags if not b.surrendered)
@@ -411,7 +414,8 @@ def event_money(event: MultiDayEvent) -> dict:
 
 
 def standings(series: Series, cycle: int | None = None) -> list:
-    """The general ranking of a cycle (the current one by default): ``SeriesStanding`` lines
+    """The general ranking of a cycle (the current one by default, LB-01; LB-03 starts a new
+    one every cycle): ``SeriesStanding`` lines
     whose ``player`` is the person id. A Sanremo series sums every score
     (``payouts.leaderboard.series_standings``); a league counts each player's best results
     and compares exact totals (``payouts.league.standings``)."""
@@ -454,7 +458,7 @@ def past_results_of(person_id: int) -> list[dict]:
 
 
 def formula_text(series: Series) -> str:
-    """The league's formula with its parameters, as its page and the lobby print it."""
+    """The league's formula with its parameters, as its page and the lobby print it (LB-01)."""
     if not series.is_league:
         return _("K·√(entries ÷ place), reading %(mode)s") % {"mode": series.lb_constant_mode}
     m = num(series.multiplier)
