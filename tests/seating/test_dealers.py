@@ -707,3 +707,125 @@ def test_role01_a_dealer_taken_off_the_roster_names_his_table_as_before(hall, cr
     dealers.remove_shift(hall, DealerShift.objects.get(dealer=anna).pk, actor=actor)  # gone home early
     assert dealers.my_assignment(anna) is None
     seating.hand_completed(t, 2, actor=Actor(anna, "dealer tablet"))  # not on the roster now: any table
+
+
+@pytest.mark.django_db
+def test_role01_a_dealer_is_judged_by_his_own_rooms_table_where_two_rooms_number_alike(hall, crew, make_tournament, make_person, actor, client):
+    """The hall's table 1 plays the main event, the side room's table 1 the turbo. Anna deals the
+    hall's, Ivo the side room's: each reports from his own table 1 (at once or queued), his page
+    lands on his own event, and Ivo may not report the main event's table 1."""
+    now = timezone.now()
+    with time_machine.travel(now - timedelta(minutes=50)):
+        main = start(make_tournament, make_person, actor, 9, name="Main Event")  # the hall's table 1
+        side = cardrooms.save_room("Sala laterale", actor=actor)
+        for n in (1, 2):
+            cardrooms.save_table(side, n, seats=9, position=n, actor=actor)
+        turbo = start(make_tournament, make_person, actor, 8, name="Turbo", settings={"room": side.pk})  # the side room's table 1
+    assert dict(RoomTable.objects.filter(held_by__isnull=False).values_list("room_id", "held_by_id")) == {hall.pk: main.pk, side.pk: turbo.pk}
+    anna = crew[0]
+    ivo = make_user("ivo", "dealer", first_name="Ivo")
+    dealers.add_shift(side, ivo, now - timedelta(hours=1), now + timedelta(hours=7), actor=actor)
+    place(hall, anna, "DEAL", 1, now - timedelta(minutes=30))
+    place(side, ivo, "DEAL", 1, now - timedelta(minutes=30))
+    tapped = now - timedelta(minutes=10)
+
+    def bust(t, user, when=None):
+        entry = Entry.objects.filter(tournament=t, seat__table__number=1, status=Entry.ACTIVE).first()
+        seating.record_bust(t, [entry.pk], table=1, actor=Actor(user, "dealer tablet", tapped_at=when))
+        return Entry.objects.get(pk=entry.pk).status
+
+    assert bust(turbo, ivo, tapped) == Entry.BUSTED  # queued on his tablet
+    assert bust(main, anna, tapped) == Entry.BUSTED
+    assert bust(turbo, ivo) == Entry.BUSTED  # at once
+    assert bust(main, anna) == Entry.BUSTED
+    for when in (tapped, None):
+        with pytest.raises(DomainError) as refused:
+            bust(main, ivo, when)
+        assert refused.value.code == "not_your_table"
+    assert Entry.objects.filter(tournament=main, status=Entry.BUSTED).count() == 2
+    client.force_login(ivo)
+    assert client.get("/dealer/")["Location"] == f"/tournaments/{turbo.pk}/dealer/?table=1"
+    client.force_login(anna)
+    assert client.get("/dealer/")["Location"] == f"/tournaments/{main.pk}/dealer/?table=1"
+
+
+@pytest.mark.django_db
+def test_clk05_a_dealer_due_his_break_deals_one_push_more_within_the_houses_push_interval(hall, make_tournament, make_person, actor):
+    """Pushes every hour, a break after 120 minutes dealt; only table 1 plays. Ada has dealt it
+    for 30 minutes. Bea dealt table 2 (given back since) for 160 minutes and waits in the pool:
+    her break is due, but 160 is less than 120 + 60, so she deals table 1 one push more rather
+    than Ada dealing it twice in a row; Ada waits in the pool (30 minutes: no break due)."""
+    start(make_tournament, make_person, actor, 9, name="Main Event")  # the hall's table 1
+    dealers.save_rotation(hall, actor=actor, push_minutes=60, break_after=120, break_minutes=20)
+    now = timezone.now()
+    ada, bea = (make_user(n, "dealer", first_name=n.title()) for n in ("ada", "bea"))
+    dealers.add_shift(hall, ada, now - timedelta(minutes=30), now + timedelta(hours=7), actor=actor)
+    dealers.add_shift(hall, bea, now - timedelta(minutes=170), now + timedelta(hours=5), actor=actor)
+    place(hall, ada, "DEAL", 1, now - timedelta(minutes=30))
+    place(hall, bea, "DEAL", 2, now - timedelta(minutes=170), now - timedelta(minutes=10))
+    place(hall, bea, "POOL", None, now - timedelta(minutes=10))
+    dealers.push(hall, actor=actor, now=now)
+    assert dealing(hall) == {1: bea.pk}
+    assert DealerAssignment.objects.get(room=hall, dealer=ada, ends_at__isnull=True).kind == "POOL"
+    assert not DealerAssignment.objects.filter(room=hall, kind="BREAK").exists()
+
+
+@pytest.mark.django_db
+def test_clk05_the_push_list_sends_on_her_break_a_dealer_past_the_houses_push_interval(hall, make_tournament, make_person, actor):
+    """Pushes every 20 minutes, a break after 120; the last push was 15 minutes ago, the list is
+    read 5 minutes before the next. Only table 1 plays: Ada has dealt it since the last push. Bea
+    dealt table 2 (given back since) for 145 minutes and waits in the pool: 145 is not less than
+    120 + 20, so she goes on her break and Ada, the one dealer left, deals table 1 again."""
+    start(make_tournament, make_person, actor, 9, name="Main Event")  # the hall's table 1
+    dealers.save_rotation(hall, actor=actor, push_minutes=20, break_after=120, break_minutes=20)
+    now = timezone.now()
+    hall.last_push_at = now - timedelta(minutes=15)
+    hall.save(update_fields=["last_push_at"])
+    ada, bea = (make_user(n, "dealer", first_name=n.title()) for n in ("ada", "bea"))
+    dealers.add_shift(hall, ada, now - timedelta(minutes=15), now + timedelta(hours=7), actor=actor)
+    dealers.add_shift(hall, bea, now - timedelta(minutes=160), now + timedelta(hours=5), actor=actor)
+    place(hall, ada, "DEAL", 1, now - timedelta(minutes=15))
+    place(hall, bea, "DEAL", 2, now - timedelta(minutes=160), now - timedelta(minutes=15))
+    place(hall, bea, "POOL", None, now - timedelta(minutes=15))
+    assert dealers.preview(hall, now) == {
+        "at": now + timedelta(minutes=5),
+        "moves": [
+            {"dealer": "Ada", "dealer_id": ada.pk, "from": 1, "to": 1, "kind": "DEAL"},
+            {"dealer": "Bea", "dealer_id": bea.pk, "from": None, "to": None, "kind": "BREAK"},
+        ],
+        "uncovered": [],
+    }
+
+
+@pytest.mark.django_db
+def test_clk05_the_push_list_counts_whole_minutes_so_a_tie_goes_as_the_push_will(hall, make_tournament, make_person, actor):
+    """Pushes every 30 minutes; the last was 25 and a half minutes ago, so the list is read 4
+    and a half minutes before the next. Tables 1 and 2 play. Ada deals table 1 since 10 minutes
+    ago (14 whole minutes at the push), Cy deals table 2 since 5 (9), Bo dealt table 3 (given back
+    since) for 14 minutes and waits in the pool. The two freshest deal: Cy, then Ada and Bo tie
+    on 14 and Ada (on the roster first) deals; each moves one table along, Bo waits. The push
+    does what the list said."""
+    start(make_tournament, make_person, actor, 18, name="Main Event")  # the hall's tables 1 and 2
+    now = timezone.now()
+    hall.last_push_at = now - timedelta(minutes=25, seconds=30)
+    hall.save(update_fields=["last_push_at"])
+    ada, bo, cy = (make_user(n, "dealer", first_name=n.title()) for n in ("ada", "bo", "cy"))
+    assert ada.pk < bo.pk
+    for u in (ada, bo, cy):
+        dealers.add_shift(hall, u, now - timedelta(minutes=40), now + timedelta(hours=7), actor=actor)
+    place(hall, ada, "DEAL", 1, now - timedelta(minutes=10))
+    place(hall, bo, "DEAL", 3, now - timedelta(minutes=40), now - timedelta(minutes=26))
+    place(hall, bo, "POOL", None, now - timedelta(minutes=26))
+    place(hall, cy, "DEAL", 2, now - timedelta(minutes=5))
+    at = now + timedelta(minutes=4, seconds=30)
+    assert dealers.preview(hall, now) == {
+        "at": at,
+        "moves": [
+            {"dealer": "Cy", "dealer_id": cy.pk, "from": 2, "to": 1, "kind": "DEAL"},
+            {"dealer": "Ada", "dealer_id": ada.pk, "from": 1, "to": 2, "kind": "DEAL"},
+            {"dealer": "Bo", "dealer_id": bo.pk, "from": None, "to": None, "kind": "POOL"},
+        ],
+        "uncovered": [],
+    }
+    dealers.push(hall, actor=actor, now=at)
+    assert dealing(hall) == {1: cy.pk, 2: ada.pk}
