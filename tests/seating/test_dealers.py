@@ -738,10 +738,17 @@ def test_role01_a_dealer_is_judged_by_his_own_rooms_table_where_two_rooms_number
     assert bust(main, anna, tapped) == Entry.BUSTED
     assert bust(turbo, ivo) == Entry.BUSTED  # at once
     assert bust(main, anna) == Entry.BUSTED
+    said = []
     for when in (tapped, None):
         with pytest.raises(DomainError) as refused:
             bust(main, ivo, when)
         assert refused.value.code == "not_your_table"
+        said.append(str(refused.value.message))
+    at = timezone.localtime(tapped).strftime("%H:%M")
+    assert said == [
+        f"When this was tapped ({at}) you dealt table 1 of Sala laterale, not this room's: ask the floor.",
+        "You deal table 1 of Sala laterale: report from there.",
+    ]
     assert Entry.objects.filter(tournament=main, status=Entry.BUSTED).count() == 2
     client.force_login(ivo)
     assert client.get("/dealer/")["Location"] == f"/tournaments/{turbo.pk}/dealer/?table=1"
