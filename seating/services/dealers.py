@@ -353,7 +353,7 @@ def check_dealer_at(t, card_room: int | None, table: int | None, user, tapped_at
             )
         if a.room_id != card_room:  # the same number may be a table of another room
             text = _("When this was tapped (%(at)s) you dealt table %(n)s of %(room)s, not this room's: ask the floor.")
-            raise DomainError("not_your_table", text % {"at": at, "n": a.table, "room": _room_name(a)}, status=403, field="table")
+            raise DomainError("not_your_table", text % {"at": at, "n": a.table, "room": a.room.name}, status=403, field="table")
         if a.table != table:
             raise DomainError(
                 "not_your_table",
@@ -371,16 +371,11 @@ def check_dealer_at(t, card_room: int | None, table: int | None, user, tapped_at
     if a.kind != DealerAssignment.DEAL:
         raise DomainError("not_your_table", _("You are not dealing a table now (a break, or the pool): ask the floor."), status=403, field="table")
     if a.room_id != card_room:
-        text = _("You deal table %(n)s of %(room)s: report from there.") % {"n": a.table, "room": _room_name(a)}
+        text = _("You deal table %(n)s of %(room)s: report from there.") % {"n": a.table, "room": a.room.name}
         raise DomainError("not_your_table", text, status=403, field="table")
     holder = RoomTable.objects.filter(room_id=a.room_id, number=a.table).values_list("held_by_id", flat=True).first()
     if a.table != table or holder != t.pk:
         raise DomainError("not_your_table", _("You deal table %(n)s: report from there.") % {"n": a.table}, status=403, field="table")
-
-
-def _room_name(a) -> str:
-    """The room of a dealer's assignment, for a refusal that must tell two rooms' tables apart."""
-    return CardRoom.objects.filter(pk=a.room_id).values_list("name", flat=True).first() or ""
 
 
 def my_assignment(user, now=None) -> dict | None:
