@@ -73,25 +73,28 @@ def test_an_event_played_here_in_a_td3_league_scores_by_its_td3_formula(make_tou
     assert data["series"]["formula"].startswith("The Tournament Director's points formula, brought in with the league")
 
 
-def test_a_td3_formula_that_gives_no_number_here_is_refused_by_name(make_tournament, make_person, actor, cashier_actor):
+def scored_with(td3_formula, make_tournament, make_person, actor, cashier_actor):
+    """The imported league given ``td3_formula``, an event played here, and the refusal to
+    score it: the event and the refusal."""
     league = imported_league(actor)
-    Series.objects.filter(pk=league.pk).update(td3_formula='IF(r = 1, "winner", 0)')
+    Series.objects.filter(pk=league.pk).update(td3_formula=td3_formula)
     t = played_here(league, make_tournament, make_person, actor, cashier_actor)
     with pytest.raises(DomainError) as refused:
         series_service.score_tournament(t, actor=actor)
-    assert refused.value.code == "td3_formula" and "gives no number" in str(refused.value)
-    assert str(refused.value).startswith("The Tournament Director's formula of this league gives no points: ")
+    return t, refused.value
+
+
+def test_a_td3_formula_that_gives_no_number_here_is_refused_by_name(make_tournament, make_person, actor, cashier_actor):
+    t, refused = scored_with('IF(r = 1, "winner", 0)', make_tournament, make_person, actor, cashier_actor)
+    assert refused.code == "td3_formula" and "gives no number" in str(refused)
+    assert str(refused).startswith("The Tournament Director's formula of this league gives no points: ")
     assert not SeriesResult.objects.filter(tournament=t).exists()
 
 
 def test_a_td3_league_without_its_formula_asks_for_a_formula_of_its_own_here(make_tournament, make_person, actor, cashier_actor):
-    league = imported_league(actor)
-    Series.objects.filter(pk=league.pk).update(td3_formula="")
-    t = played_here(league, make_tournament, make_person, actor, cashier_actor)
-    with pytest.raises(DomainError) as refused:
-        series_service.score_tournament(t, actor=actor)
-    assert refused.value.code == "td3_formula"
-    assert str(refused.value) == (
+    t, refused = scored_with("", make_tournament, make_person, actor, cashier_actor)
+    assert refused.code == "td3_formula"
+    assert str(refused) == (
         "This league keeps The Tournament Director's points for the events imported from it: choose one of the formulas here to score the events played here."
     )
     assert not SeriesResult.objects.filter(tournament=t).exists()

@@ -11,6 +11,7 @@ from seating import services as seating
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
 from tournaments.cashier.services import registration
+from tournaments.clock import services as clock_services
 from tournaments.models import Entry, LedgerRow, Tournament
 from tournaments.setup import lifecycle
 
@@ -169,12 +170,19 @@ def test_a_blind_out_booking_that_does_not_show_owes_nothing(tournament, person,
     assert entry.registration_state() == "NO_SHOW" and not LedgerRow.objects.filter(kind=LedgerRow.RECEIVABLE).exists()
 
 
-def test_forfeit_at_the_end_of_the_level_plus_grace_removes_the_absent_player(make_tournament, make_person, cashier_actor, actor):
-    t = make_tournament(settings={"no_show_policy": "FORFEIT_AT", "no_show_level": 1, "no_show_grace_minutes": 5})
-    entries = [paid(t, make_person(), cashier_actor) for _ in range(5)]
+def forfeit_event(make_tournament, make_person, cashier_actor, actor, level, players, seconds_left):
+    """An event whose no-shows forfeit at the end of ``level`` plus 5 minutes, its ``players``
+    paid, started, the clock in ``level`` with ``seconds_left``: the event and its entries."""
+    t = make_tournament(settings={"no_show_policy": "FORFEIT_AT", "no_show_level": level, "no_show_grace_minutes": 5})
+    entries = [paid(t, make_person(), cashier_actor) for _ in range(players)]
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
     t.refresh_from_db()
-    run_clock_at(t, item_index_of_level(t, 1), seconds_left=600)
+    run_clock_at(t, item_index_of_level(t, level), seconds_left=seconds_left)
+    return t, entries
+
+
+def test_forfeit_at_the_end_of_the_level_plus_grace_removes_the_absent_player(make_tournament, make_person, cashier_actor, actor):
+    t, entries = forfeit_event(make_tournament, make_person, cashier_actor, actor, level=1, players=5, seconds_left=600)
     with pytest.raises(DomainError) as e:
         registration.mark_no_show(entries[4], actor=actor)
     assert code_of(e) == "no_show_too_early"
@@ -192,14 +200,8 @@ def test_forfeit_at_the_end_of_the_level_plus_grace_removes_the_absent_player(ma
 
 
 def test_once_the_clock_is_finished_the_last_levels_deadline_has_passed(make_tournament, make_person, cashier_actor, actor):
-    from tournaments.clock import services as clock_services
-
     # the house's level is the Regular structure's last (24th): it repeats, so it never ends by itself
-    t = make_tournament(settings={"no_show_policy": "FORFEIT_AT", "no_show_level": 24, "no_show_grace_minutes": 5})
-    entries = [paid(t, make_person(), cashier_actor) for _ in range(3)]
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    t.refresh_from_db()
-    run_clock_at(t, item_index_of_level(t, 24), seconds_left=60)
+    t, entries = forfeit_event(make_tournament, make_person, cashier_actor, actor, level=24, players=3, seconds_left=60)
     with pytest.raises(DomainError) as e:
         registration.mark_no_show(entries[2], actor=actor)
     assert code_of(e) == "no_show_too_early"
