@@ -15,11 +15,13 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
+from payouts import selectors as sel
 from payouts import services
 from payouts.models import BountyAward
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
-from tournaments.models import Entry, TournamentEvent
+from tournaments.cashier import services as cashier
+from tournaments.models import Entry, LedgerRow, TournamentEvent
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -169,3 +171,58 @@ def test_the_due_page_offers_money_returned_for_each_bounty_paid(paid, cashier_u
     award = BountyAward.objects.get(bust=mistake)
     assert f'data-award="{award.pk}"' in html and "Money returned" in html
     assert html.count('class="bounty-paid"') == 2  # P0's and P2's
+
+
+def test_pay02_a_bounty_payment_reversed_at_the_desk_is_owed_again_while_its_knockout_stands(paid, api, director, actor, cashier_actor):
+    # P0's €25 was paid by mistake to the wrong desk: the director reverses the payment's receipt.
+    # His knockout of P1 stands: the €25 is owed to him again, P2's €25 stays paid. The money:
+    # 200 taken in = 25 paid (P2) + 25 owed (P0) + 150 on the heads (P0 75, P2 75).
+    t, e, _mistake = paid
+    p0_row = LedgerRow.objects.get(tournament=t, kind=LedgerRow.BOUNTY, entry=e[0])
+    p2_row = LedgerRow.objects.get(tournament=t, kind=LedgerRow.BOUNTY, entry=e[2])
+    cashier.reverse(p0_row, reason="paid at the wrong desk", actor=actor)
+    money = sel.bounty_money(t)
+    assert (money["in"], money["paid"], money["owed"], money["on_heads"], money["difference"]) == (D("200"), D("25"), D("25"), D("150"), D("0"))
+    assert [(o["entry_id"], o["count"], o["amount"]) for o in sel.bounties_owed(t)] == [(e[0].pk, 1, D("25"))]
+    assert [(p["entry_id"], p["amount"], p["receipt"]) for p in sel.bounties_paid(t)] == [(e[2].pk, D("25"), p2_row.receipt_number)]
+    data = overview(api, director, t)
+    assert [(a["winner"], a["paid_receipt"], a["owed"]) for a in data["awards"]] == [(e[2].pk, p2_row.receipt_number, False), (e[0].pk, None, True)]
+    assert (data["totals"]["paid_out"], data["totals"]["owed"]) == ("25.00", "25.00")
+    # his phone and his data export: won 25, nothing collected, 25 to collect, no receipt
+    assert sel.bounty_parts(t, entries=[e[0].pk]) == {
+        e[0].pk: {"bounty": {"kind": "PKO", "head": "75.00", "won": "25.00", "collected": "0.00", "to_collect": "25.00", "knockouts": 1}}
+    }
+    assert sel.bounties_won([e[0], e[2]]) == {
+        e[0].pk: {"won": "25.00", "collected": "0.00", "to_collect": "25.00", "knockouts": 1},
+        e[2].pk: {"won": "25.00", "collected": "25.00", "to_collect": "0.00", "knockouts": 1},
+    }
+    export = sel.bounties_of(e[0].person)
+    assert [(b["amount"], b["paid"], b["receipt_number"]) for b in export["bounties"]] == [("25.00", False, None)]
+    assert export["bounties_unpaid"] == export["bounties"]
+    # The desk pays him again from its list of bounties owed: the new receipt is the one that stands.
+    again = services.pay_bounties(sel.bounties_owed(t)[0]["entry"], method="CASH", actor=cashier_actor)
+    export = sel.bounties_of(e[0].person)
+    assert [(b["paid"], b["receipt_number"]) for b in export["bounties"]] == [(True, again.receipt_number)] and export["bounties_unpaid"] == []
+    assert sel.bounties_owed(t) == [] and sel.bounty_money(t)["paid"] == D("50")
+
+
+def test_pay02_the_desk_lists_the_bounties_paid_newest_payment_first_the_winner_s_own_with_nobody_knocked_out(
+    make_tournament, make_person, cashier_actor, actor
+):
+    # P2 knocks P3 out (25 cash to P2), P0 knocks P1 out (25 to P0), the desk pays P0. P0 knocks
+    # P2 out (half of P2's 75 rounded down: 37 cash, 38 onto P0's head: 113) and wins: his own
+    # 113 is his. The desk pays P0 his 37 + 113, then P2 his 25: the newest payment first.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor)
+    knock(t, e[3], e[2], actor)
+    knock(t, e[1], e[0], actor)
+    first = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    knock(t, e[2], e[0], actor)
+    second = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    third = services.pay_bounties(e[2], method="CASH", actor=cashier_actor)
+    names = {x.pk: x.person.full_name for x in e}
+    assert [(p["kind"], p["entry_id"], p["knocked_out_name"], p["amount"], p["receipt"]) for p in sel.bounties_paid(t)] == [
+        ("KNOCKOUT", e[2].pk, names[e[3].pk], D("25"), third.receipt_number),
+        ("KNOCKOUT", e[0].pk, names[e[2].pk], D("37"), second.receipt_number),
+        ("OWN", e[0].pk, "", D("113"), second.receipt_number),
+        ("KNOCKOUT", e[0].pk, names[e[1].pk], D("25"), first.receipt_number),
+    ]

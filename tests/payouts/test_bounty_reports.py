@@ -24,7 +24,9 @@ the house 10. 20 + 20 + 230 + 10 = 280: balanced.
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from payouts import reports, services
@@ -483,3 +485,94 @@ def test_pay02_a_player_s_data_export_lists_each_bounty_won_with_its_tournament_
     assert [(b["tournament"], b["entry"], b["knocked_out_entry"], b["amount"], b["paid"], b["receipt_number"]) for b in unpaid] == [
         (t.pk, e[4].pk, e[0].pk, "10.00", False, None)
     ]
+
+
+def test_pay02_each_phone_shows_its_heads_and_its_standing_knockouts_never_the_house_s_part(pko):
+    # The story above: P0 (out) won 20 and collected it; P4 and P5 won 10 each from P0's split
+    # pot, not collected; the house's 10 is nobody's; P3's knockout of P2 was undone: P3 won
+    # nothing. P2, P3 and P1's re-entry have their 40 on the head and no knockout.
+    t, e, reentry = pko["t"], pko["e"], pko["reentry"]
+    nothing = {"won": "0.00", "collected": "0.00", "to_collect": "0.00", "knockouts": 0}
+    assert sel.bounty_parts(t) == {
+        e[0].pk: {"bounty": {"kind": "PKO", "head": None, "won": "20.00", "collected": "20.00", "to_collect": "0.00", "knockouts": 1}},
+        e[2].pk: {"bounty": {"kind": "PKO", "head": "40.00", **nothing}},
+        e[3].pk: {"bounty": {"kind": "PKO", "head": "40.00", **nothing}},
+        e[4].pk: {"bounty": {"kind": "PKO", "head": "60.00", "won": "10.00", "collected": "0.00", "to_collect": "10.00", "knockouts": 1}},
+        e[5].pk: {"bounty": {"kind": "PKO", "head": "50.00", "won": "10.00", "collected": "0.00", "to_collect": "10.00", "knockouts": 1}},
+        reentry.pk: {"bounty": {"kind": "PKO", "head": "40.00", **nothing}},
+    }
+    assert sel.bounty_parts(t, entries=[e[3].pk]) == {e[3].pk: {"bounty": {"kind": "PKO", "head": "40.00", **nothing}}}
+
+
+def test_pay02_a_mystery_event_before_its_envelopes_keeps_the_whole_bag_and_its_knockouts_win_nothing(make_tournament, make_person, cashier_actor, actor):
+    # 4 × €50 bounty parts, the envelopes paid from the money (the house default) and not set up
+    # yet: P3 is knocked out by P0 before the money, nothing is drawn. The lobby shows no
+    # envelope, the whole 200 is in the bag, P0's knockout counts and owes him nothing.
+    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "50"})
+    people = [make_person() for _ in range(4)]
+    e = [cashier.register(t, p, method="CASH", actor=cashier_actor).entry for p in people]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)
+    t.refresh_from_db()
+    assert sel.bounty_panel(t) == {
+        "kind": "MYSTERY",
+        "pool": "200.00",
+        "paid": "0.00",
+        "envelopes": 0,
+        "envelopes_left": None,
+        "envelopes_left_amount": None,
+        "last_draw": None,
+    }
+    money = sel.bounty_money(t)
+    assert (money["envelopes_set"], money["in"], money["in_bag"], money["unbagged"], money["owed"], money["difference"]) == (
+        False,
+        D("200"),
+        D("200"),
+        D("0"),
+        D("0"),
+        D("0"),
+    )
+    data = sel.bounty_overview(t)
+    assert [(a["kind"], a["winner"], a["knocked_out"], a["cash"], a["envelope"], a["owed"]) for a in data["awards"]] == [
+        ("KNOCKOUT", e[0].pk, e[3].pk, "0.00", None, False)
+    ]
+    assert data["envelopes"] == {"count": 0, "total": "0.00", "left": 0, "left_amount": "0.00"}
+    assert (data["totals"]["taken_in"], data["totals"]["owed"]) == ("200.00", "0.00")
+    assert sel.bounties_owed(t) == [] and sel.bounties_of(people[0]) == {"bounties": [], "bounties_unpaid": []}
+    assert sel.knockouts_by_entry(t) == {e[0].pk: 1}
+    assert sel.bounty_parts(t) == {
+        e[0].pk: {"bounty": {"kind": "MYSTERY", "head": None, "won": "0.00", "collected": "0.00", "to_collect": "0.00", "knockouts": 1}}
+    }
+
+
+def test_pay02_a_one_euro_bounty_is_owed_paid_and_shown_like_any_other(make_tournament, make_person, cashier_actor, actor):
+    # A FIXED €1 bounty, two events the same evening. Here: P1 out to P0 (€1 owed to P0), P2
+    # still in with his €1 on the head. The other event: its P1 out to its P0, paid at the desk.
+    # Nothing of the other event shows in this one's reads.
+    settings = {"bounty": "FIXED", "bounty_amount": "1"}
+    other = make_tournament(name="Other", buy_in=D("10"), fee=D("1"), settings=settings)
+    o = [cashier.register(other, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
+    lifecycle.start(other, actor=actor, prestart_report_sent=True)
+    seating.record_bust(other, [{"entry": o[1].pk, "eliminators": [o[0].pk]}], actor=actor)
+    services.pay_bounties(o[0], method="CASH", actor=cashier_actor)
+    t = make_tournament(buy_in=D("10"), fee=D("1"), settings=settings)
+    people = [make_person() for _ in range(3)]
+    e = [cashier.register(t, p, method="CASH", actor=cashier_actor).entry for p in people]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    t.refresh_from_db()
+    assert sel.bounty_parts(t) == {
+        e[0].pk: {"bounty": {"kind": "FIXED", "head": "1.00", "won": "1.00", "collected": "0.00", "to_collect": "1.00", "knockouts": 1}},
+        e[2].pk: {"bounty": {"kind": "FIXED", "head": "1.00", "won": "0.00", "collected": "0.00", "to_collect": "0.00", "knockouts": 0}},
+    }
+    assert sel.knockouts_by_entry(t) == {e[0].pk: 1}
+    assert [(a["winner"], a["cash"], a["owed"]) for a in sel.bounty_overview(t)["awards"]] == [(e[0].pk, "1.00", True)]
+    assert [(b["amount"], b["paid"]) for b in sel.bounties_of(people[0])["bounties_unpaid"]] == [("1.00", False)]
+    with CaptureQueriesContext(connection) as reads:
+        owed = [(line["entry_id"], line["name"], line["count"], line["amount"]) for line in sel.bounties_owed(t)]
+    assert owed == [(e[0].pk, people[0].full_name, 1, D("1"))]
+    assert len(reads.captured_queries) == 1  # the desk's list of bounties owed is one read
+    assert sel.bounties_paid(t) == []
+    row = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    assert [(p["entry_id"], p["amount"], p["receipt"]) for p in sel.bounties_paid(t)] == [(e[0].pk, D("1"), row.receipt_number)]
+    assert sel.bounties_owed(t) == [] and sel.bounty_money(t)["paid"] == D("1")

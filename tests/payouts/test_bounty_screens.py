@@ -131,6 +131,37 @@ def test_the_lobby_shows_the_envelopes_left_and_the_last_one_drawn(mystery, acto
     assert (panel["envelopes_left"], panel["envelopes_left_amount"], panel["paid"]) == (0, "0.00", "200.00")
 
 
+def test_pay02_the_lobby_shows_the_last_standing_draw_names_as_the_house_says_and_ends_empty(make_tournament, make_person, cashier_actor, actor):
+    # Four envelopes of 80 / 50 / 40 / 30 for the 4 × €50, drawn from the start; the house shows
+    # full names in public. Another mystery event the same evening has drawn nothing yet.
+    envelopes = {1: D("80.00"), 2: D("50.00"), 3: D("40.00"), 4: D("30.00")}
+    t, (anna, bruno, carla, dario) = event(
+        make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", bounty_amount="50", mystery_from="START", seat_lookup_names="FULL"
+    )
+    services.set_envelopes(t, [str(v) for v in envelopes.values()], actor=actor)
+    other, _ = event(make_tournament, make_person, cashier_actor, actor, bounty="MYSTERY", bounty_amount="50", mystery_from="START")
+    services.set_envelopes(other, ["100", "100"], actor=actor)
+    other.refresh_from_db()
+    t.refresh_from_db()
+    first = out(t, bruno, anna, actor=actor).busts[0]
+    second = out(t, carla, dario, actor=actor).busts[0]
+    x, y = (BountyAward.objects.get(bust=b).envelope for b in (first, second))
+    panel = sel.bounty_panel(t)
+    assert panel["last_draw"] == {"id": second.pk, "envelope": y, "amount": str(envelopes[y]), "names": ["Dario Rossi"], "at": panel["last_draw"]["at"]}
+    assert (panel["envelopes_left"], panel["envelopes_left_amount"]) == (2, str(D("200") - envelopes[x] - envelopes[y]))
+    assert sel.bounty_panel(other)["envelopes_left"] == 2 and sel.bounty_panel(other)["last_draw"] is None
+    # The second bust was a mistake: undone, its envelope is back in the bag and the last draw is the first.
+    seating.undo_bust(t, second, actor=actor, reason="wrong player")
+    panel = sel.bounty_panel(t)
+    assert (panel["last_draw"]["id"], panel["last_draw"]["envelope"], panel["last_draw"]["names"]) == (first.pk, x, ["Anna Bianchi"])
+    assert (panel["envelopes_left"], panel["envelopes_left_amount"]) == (3, str(D("200") - envelopes[x]))
+    # Anna knocks the other two out: three envelopes drawn, the last one goes to her as the winner.
+    out(t, carla, anna, actor=actor)
+    out(t, dario, anna, actor=actor)
+    panel = sel.bounty_panel(t)
+    assert (panel["envelopes"], panel["envelopes_left"], panel["envelopes_left_amount"], panel["paid"]) == (4, 0, "0.00", "200.00")
+
+
 def test_a_plain_event_s_lobby_reads_nothing_of_bounties(make_tournament, make_person, cashier_actor, actor):
     plain, _ = event(make_tournament, make_person, cashier_actor, actor)
     pko, _ = event(make_tournament, make_person, cashier_actor, actor, bounty="PKO", bounty_amount="50")

@@ -267,6 +267,7 @@ def test_envelopes_left_at_a_deal_are_shared_equally_and_no_more_are_drawn(myste
     assert options["methods"]["CHIP_CHOP"]["bounty_by_player"] == ["50.00", "50.00", "50.00"]
     agree_and_approve(services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
     assert (owed(t, a), owed(t, b), owed(t, c)) == (D("100"), D("50"), D("50"))  # a's envelope + 50 each
+    assert sel.knockouts_by_entry(t) == {a.pk: 1}  # the deal's shares are no knockouts
     money = sel.bounty_money(t)
     assert (money["in_bag"], money["owed"], money["difference"]) == (0, D("200"), 0)
     with pytest.raises(DomainError) as refused:
