@@ -576,3 +576,40 @@ def test_pay02_a_one_euro_bounty_is_owed_paid_and_shown_like_any_other(make_tour
     row = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
     assert [(p["entry_id"], p["amount"], p["receipt"]) for p in sel.bounties_paid(t)] == [(e[0].pk, D("1"), row.receipt_number)]
     assert sel.bounties_owed(t) == [] and sel.bounty_money(t)["paid"] == D("1")
+
+
+def test_pay02_mystery_envelopes_carried_over_show_on_the_desk_s_overview_and_leave_the_lobby_s_bag(make_tournament, make_person, cashier_actor, actor):
+    # 4 × €50 in envelopes of 80 / 50 / 40 / 30, drawn from the start, the envelopes left at the
+    # end carried over to the next mystery event. P0 knocks the other three out: three envelopes
+    # drawn are his; the fourth is nobody's here, carried over.
+    t = make_tournament(
+        buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "50", "mystery_from": "START", "mystery_leftover": "CARRY_OVER"}
+    )
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(4)]
+    services.set_envelopes(t, ["80", "50", "40", "30"], actor=actor)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t.refresh_from_db()
+    busts = [seating.record_bust(t, [{"entry": x.pk, "eliminators": [e[0].pk]}], actor=actor).busts[0] for x in e[1:]]
+    drawn = sum((a.cash for a in BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT)), D(0))
+    carried = D("200") - drawn
+    assert carried in (D("30"), D("40"), D("50"), D("80"))  # whichever envelope was left
+    data = sel.bounty_overview(t)
+    assert data["envelopes"] == {"count": 4, "total": "200.00", "left": 0, "left_amount": "0.00"}
+    assert (data["totals"]["owed"], data["totals"]["carried_over"], data["totals"]["envelopes_left"]) == (f"{drawn:.2f}", f"{carried:.2f}", "0.00")
+    leftover = data["awards"][-1]
+    assert (leftover["kind"], leftover["winner"], leftover["winner_name"], leftover["winner_number"], leftover["cash"], leftover["owed"]) == (
+        "LEFTOVER",
+        None,
+        "",
+        None,
+        f"{carried:.2f}",
+        False,
+    )
+    money = sel.bounty_money(t)
+    assert (money["owed"], money["carried"], money["in_bag"], money["unbagged"], money["difference"]) == (drawn, carried, D("0"), D("0"), D("0"))
+    assert line(reports.reconciliation_data(t), "… envelopes carried over to the next mystery event") == carried
+    # the lobby: no envelope left, the players won what was drawn; the carried envelope is nobody's
+    panel = sel.bounty_panel(t)
+    assert (panel["envelopes_left"], panel["envelopes_left_amount"], panel["paid"]) == (0, "0.00", f"{drawn:.2f}")
+    assert [k["kind"] for k in sel.knockouts_of(t, [b.pk for b in busts], winner=e[0].pk)] == ["KNOCKOUT"] * 3
+    assert sel.bounties_owed(t)[0]["amount"] == drawn
