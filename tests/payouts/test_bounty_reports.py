@@ -596,15 +596,12 @@ def test_pay02_mystery_envelopes_carried_over_show_on_the_desk_s_overview_and_le
     data = sel.bounty_overview(t)
     assert data["envelopes"] == {"count": 4, "total": "200.00", "left": 0, "left_amount": "0.00"}
     assert (data["totals"]["owed"], data["totals"]["carried_over"], data["totals"]["envelopes_left"]) == (f"{drawn:.2f}", f"{carried:.2f}", "0.00")
+    award = BountyAward.objects.get(tournament=t, kind=BountyAward.LEFTOVER)
     leftover = data["awards"][-1]
-    assert (leftover["kind"], leftover["winner"], leftover["winner_name"], leftover["winner_number"], leftover["cash"], leftover["owed"]) == (
-        "LEFTOVER",
-        None,
-        "",
-        None,
-        f"{carried:.2f}",
-        False,
-    )
+    assert (leftover["id"], leftover["kind"], leftover["winner"], leftover["winner_name"], leftover["winner_number"]) == (award.pk, "LEFTOVER", None, "", None)
+    # nobody was knocked out for it
+    assert (leftover["knocked_out"], leftover["knocked_out_name"], leftover["knocked_out_number"]) == (None, "", None)
+    assert (leftover["cash"], leftover["owed"], leftover["created_at"]) == (f"{carried:.2f}", False, award.created_at.isoformat())
     money = sel.bounty_money(t)
     assert (money["owed"], money["carried"], money["in_bag"], money["unbagged"], money["difference"]) == (drawn, carried, D("0"), D("0"), D("0"))
     assert line(reports.reconciliation_data(t), "… envelopes carried over to the next mystery event") == carried
