@@ -266,6 +266,19 @@ def test_a_cancelled_pko_refunds_the_bounty_parts_and_says_so(make_tournament, m
     assert [d["amount"] for d in cashier_selectors.refunds_due(t)] == [D("110"), D("110")]
     money = sel.bounty_money(t)
     assert (money["in"], money["on_heads"], money["to_refund"], money["difference"]) == (D("80"), D("0"), D("80"), D("0"))
+    totals = sel.bounty_overview(t)["totals"]
+    assert (totals["taken_in"], totals["on_heads"], totals["to_refund"]) == ("80.00", "0.00", "80.00")  # the desk's overview says the same
+    assert sel.bounty_settings(t) == {
+        "kind": "PKO",
+        "bounty_part": "40.00",
+        "cash_percent": "50",
+        "split": "POT",
+        "remainder": "HOUSE",
+        "rounding": "10",
+        "mystery_from": "ITM",
+        "mystery_leftover": "WINNER",
+        "bounty_in_deal": "APART",
+    }
     row = cashier.pay_refund(e[0], method="CASH", actor=cashier_actor)
     assert (row.total, row.bounty_amount) == (D("-110"), D("-40"))
     money = sel.bounty_money(t)
