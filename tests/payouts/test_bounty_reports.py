@@ -515,6 +515,9 @@ def test_pay02_each_phone_shows_its_heads_and_its_standing_knockouts_never_the_h
         reentry.pk: {"bounty": {"kind": "PKO", "head": "40.00", **nothing}},
     }
     assert sel.bounty_parts(t, entries=[e[3].pk]) == {e[3].pk: {"bounty": {"kind": "PKO", "head": "40.00", **nothing}}}
+    # the lobby: what the players won (not the house's 10), the biggest heads first
+    panel = sel.bounty_panel(t)
+    assert (panel["paid"], [h["amount"] for h in panel["top"]]) == ("40.00", ["60.00", "50.00", "40.00", "40.00", "40.00"])
 
 
 def test_pay02_a_mystery_event_before_its_envelopes_keeps_the_whole_bag_and_its_knockouts_win_nothing(make_tournament, make_person, cashier_actor, actor):
@@ -602,7 +605,11 @@ def test_pay02_mystery_envelopes_carried_over_show_on_the_desk_s_overview_and_le
     services.set_envelopes(t, ["80", "50", "40", "30"], actor=actor)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
     t.refresh_from_db()
-    busts = [seating.record_bust(t, [{"entry": x.pk, "eliminators": [e[0].pk]}], actor=actor).busts[0] for x in e[1:]]
+    busts = [seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor).busts[0]]
+    first = f"{D('200') - BountyAward.objects.get(bust=busts[0]).cash:.2f}"  # the three envelopes left
+    data = sel.bounty_overview(t)
+    assert (data["envelopes"]["left"], data["envelopes"]["left_amount"], data["totals"]["envelopes_left"]) == (3, first, first)
+    busts += [seating.record_bust(t, [{"entry": x.pk, "eliminators": [e[0].pk]}], actor=actor).busts[0] for x in e[2:]]
     drawn = sum((a.cash for a in BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT)), D(0))
     carried = D("200") - drawn
     assert carried in (D("30"), D("40"), D("50"), D("80"))  # whichever envelope was left

@@ -150,6 +150,7 @@ def test_pay02_the_lobby_shows_the_last_standing_draw_names_as_the_house_says_an
     assert panel["last_draw"] == {"id": second.pk, "envelope": y, "amount": str(envelopes[y]), "names": ["Dario Rossi"], "at": panel["last_draw"]["at"]}
     assert (panel["envelopes_left"], panel["envelopes_left_amount"]) == (2, str(D("200") - envelopes[x] - envelopes[y]))
     assert sel.bounty_panel(other)["envelopes_left"] == 2 and sel.bounty_panel(other)["last_draw"] is None
+    assert sel.bounty_panel(other)["paid"] == "0.00"
     # The second bust was a mistake: undone, its envelope is back in the bag and the last draw is the first.
     seating.undo_bust(t, second, actor=actor, reason="wrong player")
     panel = sel.bounty_panel(t)
