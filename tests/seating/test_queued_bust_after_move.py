@@ -141,3 +141,16 @@ def test_an_eliminator_moved_since_the_tap_wins_the_bounty(make_tournament, make
     assert "eliminator_override" not in event.payload
     said = sentence(event.action, event.payload, actor="tab", entries={rossi: "Rossi", bianchi: "Bianchi"})
     assert said.endswith("; eliminator Bianchi at table 3 when it was tapped, moved since")
+
+
+def test_a_bust_tapped_at_another_table_than_the_one_he_sat_at_all_along_is_refused(started, actor):
+    t = started(19)
+    layout = three_tables(t)
+    rossi = layout[1][2]  # table 1, seat 2: seated there before the tap, never moved
+    tapped = timezone.now() + timedelta(seconds=1)
+
+    r = send(tablet(), t, {"entries": [{"entry": rossi}], "table": 2}, tapped)
+
+    assert r.status_code == 409 and r.json()["code"] == "not_at_table"
+    assert r.json()["detail"] == "This player sits at table 1, not 2."
+    assert Entry.objects.get(pk=rossi).status == Entry.ACTIVE and table_of(t, rossi) == 1
