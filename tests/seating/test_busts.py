@@ -107,6 +107,11 @@ def test_sanremo_ranks_hand_for_hand_busts_by_starting_stack(hand_for_hand, acto
     services.record_bust(t, [{"entry": a, "starting_stack": 4000}], actor=actor)
     services.record_bust(t, [{"entry": b, "starting_stack": 9000}], actor=actor)
     assert (place(b), place(a)) == (19, 20)
+    c = seat_map(t)[3][min(seat_map(t)[3])]
+    out = services.record_bust(t, [{"entry": c, "starting_stack": 6000}], actor=actor)
+    assert (place(b), place(c), place(a)) == (18, 19, 20)
+    services.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
+    assert (place(b), place(c), place(a)) == (19, None, 20)  # the places recomputed keep the rule set's ranking
 
 
 def test_hand_completed_reports_the_table_to_the_hand_for_hand_clock(hand_for_hand, actor):
