@@ -322,6 +322,7 @@ def test_the_reconciliations_balance_with_chip_leader_prizes(event, make_person,
 def test_a_player_who_surrenders_at_bagging_leaves_the_table_map(event, make_person, cashier_actor, actor):
     """Found by the simulator: a surrendered player (out of the flight, unranked) kept his seat on
     the table map, so the seat lookup still sent him to his table. A surrender frees the seat."""
+    from seating import services as seating
     from seating.selectors import seat_of
 
     f1a = flight(event, "1A")
@@ -340,6 +341,10 @@ def test_a_player_who_surrenders_at_bagging_leaves_the_table_map(event, make_per
     assert Entry.objects.get(pk=cid.pk).status == Entry.BUSTED
     assert seat_of(cid) is None
     assert seat_of(ann) and seat_of(bob)
+    # out without a bust (his bag is out of play): a tablet tapping him out is told he no longer plays
+    with pytest.raises(DomainError) as e:
+        seating.record_bust(f1a, [cid.pk], actor=actor)
+    assert (e.value.code, str(e.value.message)) == ("not_playing", f"Entry #{cid.number} is not playing in this tournament.")
 
 
 def test_chip_leader_prizes_above_a_small_pool_are_the_houses_overlay(structure, make_person, cashier_actor, actor):

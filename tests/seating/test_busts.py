@@ -1,6 +1,8 @@
 """Eliminations and finishing places (ELM-01..06, RULES scenarios 3 and 6), hand-for-hand
 grouping, the winner, undo, and a rolled-back change never remembered."""
 
+from datetime import UTC, datetime
+
 import pytest
 
 from seating import selectors, services
@@ -9,10 +11,12 @@ from tdmanager.errors import DomainError
 from tdmanager.transactions import unit_of_work
 from tournaments import signals
 from tournaments.clock import services as clock_services
+from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, Tournament, TournamentEvent
+from tournaments.setup import lifecycle
 from tournaments.signals import announce
 
-from .test_support import arrange, blinds, counts, seat_map, started  # noqa: F401 (fixture)
+from .test_support import add_entries, arrange, blinds, counts, seat_map, started  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -103,6 +107,11 @@ def test_sanremo_ranks_hand_for_hand_busts_by_starting_stack(hand_for_hand, acto
     services.record_bust(t, [{"entry": a, "starting_stack": 4000}], actor=actor)
     services.record_bust(t, [{"entry": b, "starting_stack": 9000}], actor=actor)
     assert (place(b), place(a)) == (19, 20)
+    c = seat_map(t)[3][min(seat_map(t)[3])]
+    out = services.record_bust(t, [{"entry": c, "starting_stack": 6000}], actor=actor)
+    assert (place(b), place(c), place(a)) == (18, 19, 20)
+    services.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
+    assert (place(b), place(c), place(a)) == (19, None, 20)  # the places recomputed keep the rule set's ranking
 
 
 def test_hand_completed_reports_the_table_to_the_hand_for_hand_clock(hand_for_hand, actor):
@@ -248,3 +257,103 @@ def test_a_bust_undone_already_is_refused_saying_so(started, actor):
     with pytest.raises(DomainError) as e:
         services.undo_bust(t, out.busts[0], actor=actor)
     assert (e.value.code, str(e.value.message)) == ("already_void", "This bust has already been undone or bought back.")
+
+
+def test_a_player_tapped_out_again_is_told_who_recorded_him_where_and_when(started, make_tournament, actor):
+    """ELM-01: the second tablet is told about the bust of the player it tapped, not the latest
+    bust of the room; a bust the clock recorded (no one signed it) is told without a name, and a
+    player who also plays another event is not sent to his seat there as if he had re-entered."""
+    t = started(30)  # four tables, none broken by two busts
+    a = seat_map(t)[1][min(seat_map(t)[1])]
+    b = seat_map(t)[2][min(seat_map(t)[2])]
+    side = make_tournament(name="Side event")  # a's player sits in a side event too
+    Entry.objects.create(tournament=side, person=Entry.objects.get(pk=a).person, number=1, status=Entry.ACTIVE, chips=side.starting_stack)
+    add_entries(side, 9)
+    lifecycle.start(side, actor=actor, prestart_report_sent=True)
+    services.record_bust(t, [a], actor=actor, now=datetime(2026, 3, 14, 20, 35, tzinfo=UTC))  # 21:35 in Rome
+    services.record_bust(t, [b], actor=actor, now=datetime(2026, 3, 14, 20, 41, tzinfo=UTC))
+    c = seat_map(t)[3][min(seat_map(t)[3])]
+    services.record_bust(t, [c], actor=Actor(None, "clock"), now=datetime(2026, 3, 14, 20, 50, tzinfo=UTC))
+    first, by_clock = Entry.objects.get(pk=a), Entry.objects.get(pk=c)
+
+    with pytest.raises(DomainError) as e:
+        services.record_bust(t, [a], actor=actor)
+    assert e.value.as_dict() == {
+        "code": "already_out",
+        "detail": f"{first.person.full_name} (#{first.number}) was already out at 21:35, recorded at table 1 by dora.",
+        "entry": a,
+        "busted_at": "2026-03-14T20:35:00+00:00",
+        "table": 1,
+        "reported_by": "dora",
+        "bust": Bust.objects.get(entry=a).pk,
+    }
+    with pytest.raises(DomainError) as e:
+        services.record_bust(t, [c], actor=actor, table=3)
+    assert (e.value.code, str(e.value.message), e.value.extra["reported_by"]) == (
+        "already_out",
+        f"{by_clock.person.full_name} (#{by_clock.number}) was already out at 21:50, recorded at table 3.",
+        "",
+    )
+
+
+def test_a_player_bought_back_in_leaves_the_others_out_in_their_places(started, actor, cashier_actor):
+    """ELM-01: a rebuy after his bust voids his bust only; the player out after him moves down to
+    the last place, and the busts of another event running beside it are not touched."""
+    from tournaments.cashier import services as cashier
+
+    side = started(10)
+    lone = seat_map(side)[1][min(seat_map(side)[1])]
+    services.record_bust(side, [lone], actor=actor)
+    t = started(20, format=Tournament.REBUY, rebuy_price=100, rebuy_chips=30000, rebuy_until_level=4)
+    a = seat_map(t)[1][min(seat_map(t)[1])]
+    b = seat_map(t)[2][min(seat_map(t)[2])]
+    services.record_bust(t, [a], actor=actor)
+    services.record_bust(t, [b], actor=actor)
+    assert (place(a), place(b)) == (20, 19)
+
+    cashier.rebuy(Entry.objects.get(pk=a), method="CASH", actor=cashier_actor)
+
+    assert Entry.objects.get(pk=a).status == Entry.ACTIVE and place(a) is None
+    assert [(s["entry"], s["place"]) for s in selectors.standings(t)] == [(b, 20)]
+    assert Bust.objects.get(entry=b).void == "" and Bust.objects.get(entry=a).void == Bust.REBOUGHT
+    assert place(lone) == 10 and [s["place"] for s in selectors.standings(side)] == [10]
+
+
+def test_players_banned_once_seated_or_out_still_count_in_the_field(started, actor):
+    """REG-05 keeps out of the field only a paid entry of a banned person that never sat down:
+    one banned while playing plays on, one banned after his bust keeps his place, and the
+    places recomputed after an undo count them both."""
+    from tournaments.models import Person
+
+    t = started(20)
+    playing = seat_map(t)[1][min(seat_map(t)[1])]
+    out = seat_map(t)[2][min(seat_map(t)[2])]
+    undone = seat_map(t)[3][min(seat_map(t)[3])]
+    services.record_bust(t, [out], actor=actor)
+    last = services.record_bust(t, [undone], actor=actor).busts[0]
+    Person.objects.filter(entries__pk__in=[playing, out]).update(banned=True)
+
+    services.undo_bust(t, last, actor=actor, reason="wrong player")
+
+    assert (place(out), place(undone), place(playing)) == (20, None, None)
+    assert [(s["entry"], s["place"]) for s in selectors.standings(t)] == [(out, 20)]
+
+
+def test_a_rebuy_taken_back_puts_his_bust_back_and_the_last_one_left_wins(started, actor, cashier_actor):
+    """ELM-01: three players, the first out rebought and the second went out; his rebuy is taken
+    back (sold by mistake): he is out again in his first place in the order, and the one player
+    left is first."""
+    from tournaments.cashier import services as cashier
+    from tournaments.models import LedgerRow
+
+    t = started(3, format=Tournament.REBUY, rebuy_price=100, rebuy_chips=30000, rebuy_until_level=4)
+    a, b, c = (e.pk for e in t.entries.order_by("number"))
+    services.record_bust(t, [a], actor=actor)
+    sale = cashier.rebuy(Entry.objects.get(pk=a), method="CASH", actor=cashier_actor)
+    services.record_bust(t, [b], actor=actor)
+    assert (place(a), place(b), place(c)) == (None, 3, None)
+
+    cashier.reverse(LedgerRow.objects.get(pk=sale.row.pk), reason="sold to the wrong player", actor=cashier_actor)
+
+    assert (place(a), place(b), place(c)) == (3, 2, 1)
+    assert [(s["entry"], s["place"]) for s in selectors.standings(t)] == [(c, 1), (b, 2), (a, 3)]

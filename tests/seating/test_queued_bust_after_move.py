@@ -141,3 +141,33 @@ def test_an_eliminator_moved_since_the_tap_wins_the_bounty(make_tournament, make
     assert "eliminator_override" not in event.payload
     said = sentence(event.action, event.payload, actor="tab", entries={rossi: "Rossi", bianchi: "Bianchi"})
     assert said.endswith("; eliminator Bianchi at table 3 when it was tapped, moved since")
+
+
+def test_a_bust_tapped_at_another_table_than_the_one_he_sat_at_all_along_is_refused(started, actor):
+    t = started(19)
+    layout = three_tables(t)
+    rossi = layout[1][2]  # table 1, seat 2: seated there before the tap, never moved
+    tapped = timezone.now() + timedelta(seconds=1)
+
+    r = send(tablet(), t, {"entries": [{"entry": rossi}], "table": 2}, tapped)
+
+    assert r.status_code == 409 and r.json()["code"] == "not_at_table"
+    assert r.json()["detail"] == "This player sits at table 1, not 2."
+    assert Entry.objects.get(pk=rossi).status == Entry.ACTIVE and table_of(t, rossi) == 1
+
+
+def test_an_eliminator_moved_away_from_the_table_of_the_player_out_since_the_tap_wins_the_bounty(make_tournament, make_person, cashier_actor, actor):
+    """The player out still sits where the hand was played; only the eliminator has been moved
+    since the tap: he sat at that table when it was tapped, and wins the bounty."""
+    t, _entries = bounty_event(make_tournament, make_person, cashier_actor, actor, players=19)
+    layout = three_tables(t)
+    verdi, neri = layout[1][1], layout[1][2]
+    tapped = timezone.now()  # Neri knocks Verdi out at table 1; the tablet is offline
+    seating.move_player(t, neri, 2, 9, actor=actor, reason="wrong seat (SEAT-06)")  # Neri moved to table 2 before the queue arrives
+
+    r = send(tablet(), t, {"entries": [{"entry": verdi, "eliminators": [neri]}], "table": 1}, tapped)
+
+    assert r.status_code == 201, r.json()
+    assert BountyAward.objects.filter(kind=BountyAward.KNOCKOUT, knocked_out_id=verdi, winner_id=neri, void="").exists()
+    event = TournamentEvent.objects.filter(tournament=t, action="seating.player.busted").latest("id")
+    assert event.payload["eliminators_moved"] == [{"entry": neri, "table": 2, "out": verdi, "out_table": 1, "tapped_table": 1}]

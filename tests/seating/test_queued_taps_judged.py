@@ -68,6 +68,7 @@ def test_a_queued_bust_tapped_before_the_undo_of_his_bust_is_refused_and_he_play
     assert r.status_code == 409, r.json()
     data = r.json()
     assert data["code"] == "bust_undone" and data["entry"] == rossi.pk and data["bust"] == first.pk
+    assert data["undone_at"] == undone_at.isoformat()
     at = timezone.localtime(undone_at).strftime("%H:%M")
     assert data["detail"] == (
         f"The bust of {rossi.person.full_name} (#{rossi.number}) was undone at {at}, after this one was tapped at "
@@ -146,7 +147,7 @@ def test_a_queued_bust_tapped_before_his_rebuy_is_refused_and_he_plays_on_with_h
     assert r.status_code == 409, r.json()
     data = r.json()
     assert data["code"] == "bust_before_return" and data["entry"] == rossi.pk and data["bust"] == first.pk
-    assert (data["table"], data["seat"]) == (table, seat)
+    assert (data["table"], data["seat"]) == (table, seat) and data["returned_at"] == back_at.isoformat()
     name = rossi.person.full_name
     assert data["detail"] == (
         f"{name} (#{rossi.number}) came back in with a rebuy at {timezone.localtime(back_at):%H:%M}, after this bust was tapped at "
