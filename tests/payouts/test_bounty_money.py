@@ -232,3 +232,66 @@ def test_a_busted_player_in_a_bounty_event_re_enters_rather_than_rebuys(make_tou
         cashier.rebuy(e[1], method="CASH", actor=cashier_actor)
     assert refused.value.code == "bounty_event_reentry"
     assert Entry.objects.get(pk=e[1].pk).status == Entry.BUSTED and owed(t, e[0]) == D("25")
+
+
+# --- when the envelopes are drawn, and what the log says ---------------------------------------
+
+
+def drawn(t) -> list:
+    """(knocked out, envelope, cash) of each knockout's award, in the order of the busts."""
+    return [(a.knocked_out_id, a.envelope, a.cash) for a in BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT).order_by("pk")]
+
+
+def test_pay02_a_mystery_event_from_the_money_draws_from_the_last_place_paid(make_tournament, make_person, cashier_actor, actor):
+    # 4 players, €200 of bounty money in two envelopes (150 and 50); the table pays 3 places:
+    # the 4th out draws nothing, the 3rd (the last place paid) draws one.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from="ITM")
+    services.edit_payout_table(t, [{"place": 1, "amount": "100"}, {"place": 2, "amount": "60"}, {"place": 3, "amount": "40"}], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    services.set_envelopes(t, ["150", "50"], actor=actor)
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)  # 4th: out of the money
+    assert drawn(t) == [(e[3].pk, None, D("0"))] and owed(t, e[0]) == 0
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)  # 3rd: the last place paid
+    _fourth, (knocked_out, envelope, cash) = drawn(t)
+    assert knocked_out == e[2].pk and envelope in (1, 2) and cash == [D("150"), D("50")][envelope - 1]
+    assert owed(t, e[0]) == cash
+
+
+def test_pay02_a_mystery_event_from_a_level_draws_from_that_level_on(make_tournament, make_person, cashier_actor, actor):
+    # Envelopes from level 2: a knockout before the clock starts and one in level 1 draw
+    # nothing; the first in level 2 draws one of the two envelopes (150 and 50).
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from={"level": 2})
+    services.set_envelopes(t, ["150", "50"], actor=actor)
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)  # no clock yet
+    clock_services.start_clock(t, actor=actor)
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)  # level 1
+    assert drawn(t) == [(e[3].pk, None, D("0")), (e[2].pk, None, D("0"))] and owed(t, e[0]) == 0
+    clock_services.jump_to(t, 1, actor=actor)  # level 2 (the structure has no break before it)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    *_before, (knocked_out, envelope, cash) = drawn(t)
+    assert knocked_out == e[1].pk and envelope in (1, 2) and cash == [D("150"), D("50")][envelope - 1]
+
+
+@pytest.mark.parametrize("share", [0, -500, 1500.5, "1e3x", "Infinity", True])
+def test_pay02_a_share_of_the_pot_that_is_not_whole_chips_above_zero_is_refused(make_tournament, make_person, cashier_actor, actor, share):
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="FIXED", bounty_split="POT")
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": share}]}], actor=actor)
+    assert (refused.value.code, refused.value.extra["field"]) == ("bad_pot_share", "pot_share")
+    assert refused.value.message == "Each eliminator's share of the pot is a whole number of chips above zero."
+    assert Entry.objects.get(pk=e[1].pk).status == Entry.ACTIVE and BountyAward.objects.filter(tournament=t).count() == 0
+
+
+def test_pay02_the_refusals_of_an_eliminator_name_the_player(make_tournament, make_person, cashier_actor, actor):
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [e[1]], actor=actor)
+    assert refused.value.message == f"This is a bounty event: name who knocked {e[1].person.full_name} out."
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk, e[3].pk]}], actor=actor)
+    assert (refused.value.code, refused.value.extra["field"]) == ("eliminator_not_playing", "eliminators")
+    assert refused.value.message == f"Entry #{e[3].number} is not playing in this tournament: only a player still in can knock one out."
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk, e[0].pk]}], actor=actor)
+    assert refused.value.message == "An eliminator is listed twice."
