@@ -283,7 +283,9 @@ def test_pay02_a_share_of_the_pot_that_is_not_whole_chips_above_zero_is_refused(
 
 
 def test_pay02_the_refusals_of_an_eliminator_name_the_player(make_tournament, make_person, cashier_actor, actor):
+    cashier.register(make_tournament(), make_person(), method="CASH", actor=cashier_actor)  # another event's entry: #1 here is not entry 1
     t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    assert [x.number for x in e] != [x.pk for x in e]
     seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)
     with pytest.raises(DomainError) as refused:
         seating.record_bust(t, [e[1]], actor=actor)
@@ -292,6 +294,9 @@ def test_pay02_the_refusals_of_an_eliminator_name_the_player(make_tournament, ma
         seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk, e[3].pk]}], actor=actor)
     assert (refused.value.code, refused.value.extra["field"]) == ("eliminator_not_playing", "eliminators")
     assert refused.value.message == f"Entry #{e[3].number} is not playing in this tournament: only a player still in can knock one out."
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [987654321]}], actor=actor)
+    assert refused.value.message == "Entry #987654321 is not playing in this tournament: only a player still in can knock one out."
     with pytest.raises(DomainError) as refused:
         seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk, e[0].pk]}], actor=actor)
     assert refused.value.message == "An eliminator is listed twice."
