@@ -15,6 +15,7 @@ from tdmanager.errors import DomainError
 from tests.payouts.bounty_setup import bounty_event
 from tournaments.cashier import services as cashier
 from tournaments.clock import services as clock_services
+from tournaments.floor import services as floor
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
 from tournaments.setup import lifecycle
 
@@ -300,3 +301,27 @@ def test_pay02_the_refusals_of_an_eliminator_name_the_player(make_tournament, ma
     with pytest.raises(DomainError) as refused:
         seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk, e[0].pk]}], actor=actor)
     assert refused.value.message == "An eliminator is listed twice."
+
+
+def test_pen07_a_disqualified_players_bounty_is_kept_by_the_house(make_tournament, make_person, cashier_actor, actor):
+    # Nobody knocked him out: his €50 goes to no player, and his head is empty.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    floor.issue_penalty(t, e[1], kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
+    assert [(a.kind, a.winner_id, a.knocked_out_id, a.cash) for a in BountyAward.objects.filter(tournament=t)] == [
+        (BountyAward.HOUSE, None, e[1].pk, D("50"))
+    ]
+    assert [head(x) for x in e] == [D("50"), D("0"), D("50"), D("50")] and sum(owed(t, x) for x in e) == 0
+
+
+def test_pay02_undoing_a_split_pot_gives_the_head_back_with_the_house_s_remainder(make_tournament, make_person, cashier_actor, actor):
+    # Fixed €50 by the pot 2:1, the remainder to the house: 33 and 16 to the winners, 1 to the
+    # house. The undo puts all 50 back on the player's head and voids the three awards; the
+    # log says 49 was taken back from the winners.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="FIXED", bounty_split="POT", bounty_remainder="HOUSE")
+    out = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": 1000}]}], actor=actor)
+    assert (owed(t, e[2]), owed(t, e[3]), head(e[1])) == (D("33"), D("16"), D("0"))
+    seating.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
+    assert [head(x) for x in e] == [D("50")] * 4 and sum(owed(t, x) for x in e) == 0
+    assert BountyAward.objects.filter(tournament=t, void="").count() == 0
+    undone = TournamentEvent.objects.get(tournament=t, action="payouts.bounty.undone").payload
+    assert (undone["busts"], len(undone["awards"]), undone["cash"]) == ([out.busts[0].pk], 3, "49.00")
