@@ -256,6 +256,10 @@ def test_pay02_a_mystery_event_from_the_money_draws_from_the_last_place_paid(mak
     _fourth, (knocked_out, envelope, cash) = drawn(t)
     assert knocked_out == e[2].pk and envelope in (1, 2) and cash == [D("150"), D("50")][envelope - 1]
     assert owed(t, e[0]) == cash
+    # The log names both players and keeps what the draw was made from, to draw it again.
+    (logged,) = TournamentEvent.objects.filter(tournament=t, action="payouts.mystery.drawn", payload__knocked_out=e[2].pk)
+    assert (logged.payload["name"], logged.payload["knocked_out_name"]) == (e[0].person.full_name, e[2].person.full_name)
+    assert (logged.payload["envelope"], logged.payload["left"], logged.payload["cash"]) == (envelope, [1, 2], str(cash))
 
 
 def test_pay02_a_mystery_event_from_a_level_draws_from_that_level_on(make_tournament, make_person, cashier_actor, actor):
