@@ -281,7 +281,9 @@ def test_pay02_a_mystery_event_from_a_level_draws_from_that_level_on(make_tourna
 def test_pay02_a_share_of_the_pot_that_is_not_whole_chips_above_zero_is_refused(make_tournament, make_person, cashier_actor, actor, share):
     t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="FIXED", bounty_split="POT")
     with pytest.raises(DomainError) as refused:
-        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": share}]}], actor=actor)
+        seating.record_bust(
+            t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": share}]}], actor=actor
+        )
     assert (refused.value.code, refused.value.extra["field"]) == ("bad_pot_share", "pot_share")
     assert refused.value.message == "Each eliminator's share of the pot is a whole number of chips above zero."
     assert Entry.objects.get(pk=e[1].pk).status == Entry.ACTIVE and BountyAward.objects.filter(tournament=t).count() == 0
@@ -311,9 +313,7 @@ def test_pen07_a_disqualified_players_bounty_is_kept_by_the_house(make_tournamen
     # Nobody knocked him out: his €50 goes to no player, and his head is empty.
     t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
     floor.issue_penalty(t, e[1], kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
-    assert [(a.kind, a.winner_id, a.knocked_out_id, a.cash) for a in BountyAward.objects.filter(tournament=t)] == [
-        (BountyAward.HOUSE, None, e[1].pk, D("50"))
-    ]
+    assert [(a.kind, a.winner_id, a.knocked_out_id, a.cash) for a in BountyAward.objects.filter(tournament=t)] == [(BountyAward.HOUSE, None, e[1].pk, D("50"))]
     assert [head(x) for x in e] == [D("50"), D("0"), D("50"), D("50")] and sum(owed(t, x) for x in e) == 0
 
 
@@ -322,7 +322,9 @@ def test_pay02_undoing_a_split_pot_gives_the_head_back_with_the_house_s_remainde
     # house. The undo puts all 50 back on the player's head and voids the three awards; the
     # log says 49 was taken back from the winners.
     t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="FIXED", bounty_split="POT", bounty_remainder="HOUSE")
-    out = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": 1000}]}], actor=actor)
+    out = seating.record_bust(
+        t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": 1000}]}], actor=actor
+    )
     assert (owed(t, e[2]), owed(t, e[3]), head(e[1])) == (D("33"), D("16"), D("0"))
     seating.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
     assert [head(x) for x in e] == [D("50")] * 4 and sum(owed(t, x) for x in e) == 0
