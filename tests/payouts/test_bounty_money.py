@@ -331,3 +331,17 @@ def test_pay02_undoing_a_split_pot_gives_the_head_back_with_the_house_s_remainde
     assert BountyAward.objects.filter(tournament=t, void="").count() == 0
     undone = TournamentEvent.objects.get(tournament=t, action="payouts.bounty.undone").payload
     assert (undone["busts"], len(undone["awards"]), undone["cash"]) == ([out.busts[0].pk], 3, "49.00")
+
+
+def test_pay02_two_players_out_in_one_hand_draw_two_envelopes_one_after_the_other(make_tournament, make_person, cashier_actor, actor, monkeypatch):
+    # Two knockouts recorded together: the second draw is made from the bag without the first
+    # envelope, even with the same seed (fixed here so that the draws are known).
+    monkeypatch.setattr("payouts.services.bounties.secrets.randbits", lambda bits: 12345)
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from="START")
+    services.set_envelopes(t, ["100", "50", "30", "20"], actor=actor)
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}, {"entry": e[3].pk, "eliminators": [e[1].pk]}], actor=actor)
+    (_, first, _), (_, second, _) = drawn(t)
+    assert first != second
+    logged = {ev.payload["knocked_out"]: ev.payload["left"] for ev in TournamentEvent.objects.filter(tournament=t, action="payouts.mystery.drawn")}
+    assert logged == {e[2].pk: [1, 2, 3, 4], e[3].pk: sorted({1, 2, 3, 4} - {first})}
+    assert services.mystery_bag(Tournament.objects.get(pk=t.pk)).left == sorted({1, 2, 3, 4} - {first, second})
