@@ -286,6 +286,7 @@ def test_envelopes_left_at_a_deal_are_carried_over_when_the_house_says_so(myster
     agree_and_approve(services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
     carried = BountyAward.objects.get(tournament=t, kind=BountyAward.LEFTOVER)
     assert (carried.winner_id, carried.cash) == (None, D("150"))
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL).exists()  # nobody in the deal is owed any of it
     out(t, c, a, actor)
     out(t, b, a, actor)
     assert BountyAward.objects.filter(tournament=t, kind=BountyAward.LEFTOVER).count() == 1
