@@ -279,6 +279,19 @@ def test_envelopes_left_at_a_deal_are_shared_equally_and_no_more_are_drawn(myste
     assert all_owed(t) == sel.bounty_taken_in(t) == D("200.00")
 
 
+def test_pay09_a_knockout_before_the_deal_is_approved_still_draws_an_envelope(mystery_three_left, actor):
+    # Proposed and agreed by two, not approved: c's knockout voids the deal and draws one of
+    # the three envelopes of 50 left, as any knockout does.
+    t, (a, b, c) = mystery_three_left()
+    deal = services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor)
+    services.accept_deal(deal, a, actor=actor)
+    services.accept_deal(deal, b, actor=actor)
+    out(t, c, a, actor)
+    drawn = BountyAward.objects.get(tournament=t, knocked_out=c)
+    assert (drawn.winner_id, drawn.envelope is not None, drawn.cash) == (a.pk, True, D("50"))
+    assert owed(t, a) == D("100") and not BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL).exists()
+
+
 def test_envelopes_left_at_a_deal_are_carried_over_when_the_house_says_so(mystery_three_left, actor):
     t, (a, b, c) = mystery_three_left(mystery_leftover="CARRY_OVER", bounty_in_deal="ADDED")
     options = services.deal_options(t, stacks_of([a, b, c], [3000, 2000, 1000]))
