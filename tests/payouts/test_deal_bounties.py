@@ -179,6 +179,23 @@ def test_a_cancelled_deal_changes_no_bounty(pko_three_left, actor):
     assert (owed(t, a), owed(t, b), owed(t, c)) == (D("50"), D("25"), D("0"))
 
 
+def test_pay09_a_deal_is_refused_when_the_heads_changed_since_it_was_proposed(pko_three_left, actor):
+    # 10 moved from a's head to b's after the proposal (written straight in, as a correction
+    # would): the same 225 in play, not on the same heads. The approval is refused, nothing settled.
+    t, (a, b, c) = pko_three_left()
+    deal = services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor)
+    BountyHead.objects.filter(entry=a).update(amount=D("90"))
+    BountyHead.objects.filter(entry=b).update(amount=D("85"))
+    with pytest.raises(DomainError) as refused:
+        agree_and_approve(deal, [a, b, c], actor)
+    assert (refused.value.code, refused.value.message) == (
+        "bounties_changed",
+        "The bounties in play have changed since the deal was proposed: propose it again.",
+    )
+    assert [head(x) for x in (a, b, c)] == [D("90"), D("85"), D("50")]
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL).exists()
+
+
 # --- PKO, bounties added -----------------------------------------------------------------------
 
 
