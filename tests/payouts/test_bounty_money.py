@@ -15,6 +15,7 @@ from tdmanager.errors import DomainError
 from tests.payouts.bounty_setup import bounty_event
 from tournaments.cashier import services as cashier
 from tournaments.clock import services as clock_services
+from tournaments.floor import services as floor
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
 from tournaments.setup import lifecycle
 
@@ -232,3 +233,115 @@ def test_a_busted_player_in_a_bounty_event_re_enters_rather_than_rebuys(make_tou
         cashier.rebuy(e[1], method="CASH", actor=cashier_actor)
     assert refused.value.code == "bounty_event_reentry"
     assert Entry.objects.get(pk=e[1].pk).status == Entry.BUSTED and owed(t, e[0]) == D("25")
+
+
+# --- when the envelopes are drawn, and what the log says ---------------------------------------
+
+
+def drawn(t) -> list:
+    """(knocked out, envelope, cash) of each knockout's award, in the order of the busts."""
+    return [(a.knocked_out_id, a.envelope, a.cash) for a in BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT).order_by("pk")]
+
+
+def test_pay02_a_mystery_event_from_the_money_draws_from_the_last_place_paid(make_tournament, make_person, cashier_actor, actor):
+    # 4 players, €200 of bounty money in two envelopes (150 and 50); the table pays 3 places:
+    # the 4th out draws nothing, the 3rd (the last place paid) draws one.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from="ITM")
+    services.edit_payout_table(t, [{"place": 1, "amount": "100"}, {"place": 2, "amount": "60"}, {"place": 3, "amount": "40"}], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    services.set_envelopes(t, ["150", "50"], actor=actor)
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)  # 4th: out of the money
+    assert drawn(t) == [(e[3].pk, None, D("0"))] and owed(t, e[0]) == 0
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)  # 3rd: the last place paid
+    _fourth, (knocked_out, envelope, cash) = drawn(t)
+    assert knocked_out == e[2].pk and envelope in (1, 2) and cash == [D("150"), D("50")][envelope - 1]
+    assert owed(t, e[0]) == cash
+    # The log names both players and keeps what the draw was made from, to draw it again.
+    (logged,) = TournamentEvent.objects.filter(tournament=t, action="payouts.mystery.drawn", payload__knocked_out=e[2].pk)
+    assert (logged.payload["name"], logged.payload["knocked_out_name"]) == (e[0].person.full_name, e[2].person.full_name)
+    assert (logged.payload["envelope"], logged.payload["left"], logged.payload["cash"]) == (envelope, [1, 2], str(cash))
+
+
+def test_pay02_a_mystery_event_from_a_level_draws_from_that_level_on(make_tournament, make_person, cashier_actor, actor):
+    # Envelopes from level 2: a knockout before the clock starts and one in level 1 draw
+    # nothing; the first in level 2 draws one of the two envelopes (150 and 50).
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from={"level": 2})
+    services.set_envelopes(t, ["150", "50"], actor=actor)
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)  # no clock yet
+    clock_services.start_clock(t, actor=actor)
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)  # level 1
+    assert drawn(t) == [(e[3].pk, None, D("0")), (e[2].pk, None, D("0"))] and owed(t, e[0]) == 0
+    clock_services.jump_to(t, 1, actor=actor)  # level 2 (the structure has no break before it)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    *_before, (knocked_out, envelope, cash) = drawn(t)
+    assert knocked_out == e[1].pk and envelope in (1, 2) and cash == [D("150"), D("50")][envelope - 1]
+
+
+@pytest.mark.parametrize("share", [0, -500, 1500.5, "1e3x", "Infinity", True])
+def test_pay02_a_share_of_the_pot_that_is_not_whole_chips_above_zero_is_refused(make_tournament, make_person, cashier_actor, actor, share):
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="FIXED", bounty_split="POT")
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(
+            t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": share}]}], actor=actor
+        )
+    assert (refused.value.code, refused.value.extra["field"]) == ("bad_pot_share", "pot_share")
+    assert refused.value.message == "Each eliminator's share of the pot is a whole number of chips above zero."
+    assert Entry.objects.get(pk=e[1].pk).status == Entry.ACTIVE and BountyAward.objects.filter(tournament=t).count() == 0
+
+
+def test_pay02_the_refusals_of_an_eliminator_name_the_player(make_tournament, make_person, cashier_actor, actor):
+    cashier.register(make_tournament(), make_person(), method="CASH", actor=cashier_actor)  # another event's entry: #1 here is not entry 1
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    assert [x.number for x in e] != [x.pk for x in e]
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [e[1]], actor=actor)
+    assert refused.value.message == f"This is a bounty event: name who knocked {e[1].person.full_name} out."
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk, e[3].pk]}], actor=actor)
+    assert (refused.value.code, refused.value.extra["field"]) == ("eliminator_not_playing", "eliminators")
+    assert refused.value.message == f"Entry #{e[3].number} is not playing in this tournament: only a player still in can knock one out."
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [987654321]}], actor=actor)
+    assert refused.value.message == "Entry #987654321 is not playing in this tournament: only a player still in can knock one out."
+    with pytest.raises(DomainError) as refused:
+        seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk, e[0].pk]}], actor=actor)
+    assert refused.value.message == "An eliminator is listed twice."
+
+
+def test_pen07_a_disqualified_players_bounty_is_kept_by_the_house(make_tournament, make_person, cashier_actor, actor):
+    # Nobody knocked him out: his €50 goes to no player, and his head is empty.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    floor.issue_penalty(t, e[1], kind="DISQUALIFICATION", reason_code="CHIP_DUMPING", actor=actor)
+    assert [(a.kind, a.winner_id, a.knocked_out_id, a.cash) for a in BountyAward.objects.filter(tournament=t)] == [(BountyAward.HOUSE, None, e[1].pk, D("50"))]
+    assert [head(x) for x in e] == [D("50"), D("0"), D("50"), D("50")] and sum(owed(t, x) for x in e) == 0
+
+
+def test_pay02_undoing_a_split_pot_gives_the_head_back_with_the_house_s_remainder(make_tournament, make_person, cashier_actor, actor):
+    # Fixed €50 by the pot 2:1, the remainder to the house: 33 and 16 to the winners, 1 to the
+    # house. The undo puts all 50 back on the player's head and voids the three awards; the
+    # log says 49 was taken back from the winners.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="FIXED", bounty_split="POT", bounty_remainder="HOUSE")
+    out = seating.record_bust(
+        t, [{"entry": e[1].pk, "eliminators": [{"entry": e[2].pk, "pot_share": 2000}, {"entry": e[3].pk, "pot_share": 1000}]}], actor=actor
+    )
+    assert (owed(t, e[2]), owed(t, e[3]), head(e[1])) == (D("33"), D("16"), D("0"))
+    seating.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
+    assert [head(x) for x in e] == [D("50")] * 4 and sum(owed(t, x) for x in e) == 0
+    assert BountyAward.objects.filter(tournament=t, void="").count() == 0
+    undone = TournamentEvent.objects.get(tournament=t, action="payouts.bounty.undone").payload
+    assert (undone["busts"], len(undone["awards"]), undone["cash"]) == ([out.busts[0].pk], 3, "49.00")
+
+
+def test_pay02_two_players_out_in_one_hand_draw_two_envelopes_one_after_the_other(make_tournament, make_person, cashier_actor, actor, monkeypatch):
+    # Two knockouts recorded together: the second draw is made from the bag without the first
+    # envelope, even with the same seed (fixed here so that the draws are known).
+    monkeypatch.setattr("payouts.services.bounties.secrets.randbits", lambda bits: 12345)
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from="START")
+    services.set_envelopes(t, ["100", "50", "30", "20"], actor=actor)
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}, {"entry": e[3].pk, "eliminators": [e[1].pk]}], actor=actor)
+    (_, first, _), (_, second, _) = drawn(t)
+    assert first != second
+    logged = {ev.payload["knocked_out"]: ev.payload["left"] for ev in TournamentEvent.objects.filter(tournament=t, action="payouts.mystery.drawn")}
+    assert logged == {e[2].pk: [1, 2, 3, 4], e[3].pk: sorted({1, 2, 3, 4} - {first})}
+    assert services.mystery_bag(Tournament.objects.get(pk=t.pk)).left == sorted({1, 2, 3, 4} - {first, second})

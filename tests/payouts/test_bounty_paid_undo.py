@@ -226,3 +226,19 @@ def test_pay02_the_desk_lists_the_bounties_paid_newest_payment_first_the_winner_
         ("OWN", e[0].pk, "", D("113"), second.receipt_number),
         ("KNOCKOUT", e[0].pk, names[e[1].pk], D("25"), first.receipt_number),
     ]
+
+
+def test_pay02_a_split_pot_paid_to_two_players_names_each_with_his_money(make_tournament, make_person, cashier_actor, actor, api):
+    # A fixed €50 shared equally by P2 and P3 (25 each); the desk pays both. Undoing the bust
+    # names each player and the €25 to recover from him, and lists both payments.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, bounty="FIXED")
+    split = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[2].pk, e[3].pk]}], actor=actor).busts[0]
+    receipts = {w.pk: services.pay_bounties(w, method="CASH", actor=cashier_actor).receipt_number for w in (e[2], e[3])}
+    r = api(actor.user).post(undo_url(t, split), {"reason": "wrong player"}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "bounty_paid", r.json()
+    assert f"recover €25.00 from {e[2].person.full_name}, €25.00 from {e[3].person.full_name}. The cashier" in r.json()["detail"]
+    assert sorted((p["entry"], p["name"], p["amount"], p["receipt"]) for p in r.json()["paid"]) == [
+        (e[2].pk, e[2].person.full_name, "25.00", receipts[e[2].pk]),
+        (e[3].pk, e[3].person.full_name, "25.00", receipts[e[3].pk]),
+    ]
+    assert Entry.objects.get(pk=e[1].pk).status == Entry.BUSTED

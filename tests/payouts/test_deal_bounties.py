@@ -179,6 +179,23 @@ def test_a_cancelled_deal_changes_no_bounty(pko_three_left, actor):
     assert (owed(t, a), owed(t, b), owed(t, c)) == (D("50"), D("25"), D("0"))
 
 
+def test_pay09_a_deal_is_refused_when_the_heads_changed_since_it_was_proposed(pko_three_left, actor):
+    # 10 moved from a's head to b's after the proposal (written straight in, as a correction
+    # would): the same 225 in play, not on the same heads. The approval is refused, nothing settled.
+    t, (a, b, c) = pko_three_left()
+    deal = services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor)
+    BountyHead.objects.filter(entry=a).update(amount=D("90"))
+    BountyHead.objects.filter(entry=b).update(amount=D("85"))
+    with pytest.raises(DomainError) as refused:
+        agree_and_approve(deal, [a, b, c], actor)
+    assert (refused.value.code, refused.value.message) == (
+        "bounties_changed",
+        "The bounties in play have changed since the deal was proposed: propose it again.",
+    )
+    assert [head(x) for x in (a, b, c)] == [D("90"), D("85"), D("50")]
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL).exists()
+
+
 # --- PKO, bounties added -----------------------------------------------------------------------
 
 
@@ -280,6 +297,19 @@ def test_envelopes_left_at_a_deal_are_shared_equally_and_no_more_are_drawn(myste
     assert all_owed(t) == sel.bounty_taken_in(t) == D("200.00")
 
 
+def test_pay09_a_knockout_before_the_deal_is_approved_still_draws_an_envelope(mystery_three_left, actor):
+    # Proposed and agreed by two, not approved: c's knockout voids the deal and draws one of
+    # the three envelopes of 50 left, as any knockout does.
+    t, (a, b, c) = mystery_three_left()
+    deal = services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor)
+    services.accept_deal(deal, a, actor=actor)
+    services.accept_deal(deal, b, actor=actor)
+    out(t, c, a, actor)
+    drawn = BountyAward.objects.get(tournament=t, knocked_out=c)
+    assert (drawn.winner_id, drawn.envelope is not None, drawn.cash) == (a.pk, True, D("50"))
+    assert owed(t, a) == D("100") and not BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL).exists()
+
+
 def test_envelopes_left_at_a_deal_are_carried_over_when_the_house_says_so(mystery_three_left, actor):
     t, (a, b, c) = mystery_three_left(mystery_leftover="CARRY_OVER", bounty_in_deal="ADDED")
     options = services.deal_options(t, stacks_of([a, b, c], [3000, 2000, 1000]))
@@ -287,6 +317,7 @@ def test_envelopes_left_at_a_deal_are_carried_over_when_the_house_says_so(myster
     agree_and_approve(services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
     carried = BountyAward.objects.get(tournament=t, kind=BountyAward.LEFTOVER)
     assert (carried.winner_id, carried.cash) == (None, D("150"))
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL).exists()  # nobody in the deal is owed any of it
     out(t, c, a, actor)
     out(t, b, a, actor)
     assert BountyAward.objects.filter(tournament=t, kind=BountyAward.LEFTOVER).count() == 1
