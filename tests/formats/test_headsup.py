@@ -829,3 +829,23 @@ def test_fmt12_a_round_is_being_decided_until_its_last_match_ends_then_the_champ
 @pytest.mark.parametrize(("size", "names"), [(4, ["Semi-finals", "Final"]), (32, ["Round of 32", "Round of 16", "Quarter-finals", "Semi-finals", "Final"])])
 def test_fmt12_each_round_is_named_by_the_players_it_starts_with(size, names):
     assert [round_name(size, r) for r in range(1, len(names) + 1)] == names
+
+
+def test_fmt12_the_desk_refunds_a_heads_up_player_until_the_draw_then_neither_player_of_a_match(heads_up, field, actor, cashier_actor):
+    """Before the draw a heads-up entry is refunded like any other. Once the bracket is drawn,
+    both players of each match are the matches' to place: the refund is refused for either side,
+    while a drawn bracket of another heads-up event changes nothing here."""
+    t, other = heads_up(size=4), heads_up(size=4, name="Heads-up Day 2")
+    early = field(t, 4)[0]
+    field(other, 4)
+    headsup.draw_bracket(other, actor=actor, now=T0)  # another event's draw: his bracket is not drawn yet
+    cashier.refund(early, reason="cannot stay", actor=actor)
+    assert Entry.objects.get(pk=early.pk).status == Entry.CANCELLED
+    field(t, 1)  # his place sold again
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    match = Match.objects.get(bracket=t.bracket, round=1, position=0)
+    for side in (match.player_a, match.player_b):
+        with pytest.raises(DomainError) as refused:
+            cashier.refund(side, reason="wants to leave", actor=actor)
+        assert refused.value.code == "entry_in_draw" and "is drawn in the bracket" in str(refused.value.message)
+        assert Entry.objects.get(pk=side.pk).status == Entry.ACTIVE

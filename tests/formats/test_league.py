@@ -520,3 +520,49 @@ def test_erasing_a_player_renames_only_his_own_line_of_a_closed_seasons_archive(
     names = [line["name"] for line in SeriesCycle.objects.get(series=league).standings]
     assert names[:3] == ["A Test", "B Test", "C Test"] and names[3] != "D Test"
     assert Client().get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()["past_cycles"][0]["champions"] == ["A T."]
+
+
+def test_lb01_the_next_events_screens_show_the_leagues_top_ten_in_its_own_name_style_and_each_phone_its_line(
+    make_tournament, make_person, actor, cashier_actor, director
+):
+    """Eleven players score 10.125, 9, 8 … 1 and 0.5 (a points table). The league's next event
+    names players in full on its public pages: its lobby screens show the top ten so, with the
+    league's formula and the eleven in the standings; a later event of the league, and so the
+    league's own page, keep "first name and initial". Each phone shows its player's own line; an
+    event of no league shows none. A league rounds each result to the cent, half up, as it scores it."""
+    from tournaments.live.snapshot import build_snapshot
+    from tournaments.phone.views import phone_state
+
+    order = "ABCDEFGHIJK"
+    people = {name: make_person(first=name, last="Rossi") for name in order}
+    table = [Decimal("10.125"), *(Decimal(n) for n in range(9, 0, -1)), Decimal("0.5")]
+    league = series_service.create_series(name="Tuesday league", scoring="TABLE", points_table=table, cycle_length=None, tickets_per_cycle=0, actor=actor)
+    first = play(make_tournament, people, order, actor, cashier_actor)
+    score(league, first, actor)
+    later = make_tournament(name="The week after", start_at=timezone.now() + timedelta(days=7))
+    nxt = make_tournament(name="Next week", settings={"seat_lookup_names": "FULL"})
+    for t in (later, nxt):
+        series_service.attach(league, t, actor=actor)
+    b, k = (cashier.register(nxt, people[name], method="CASH", actor=cashier_actor).entry for name in "BK")
+
+    snap = build_snapshot(nxt)
+    points = [10.13, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+    assert snap["league"] == {
+        "id": league.pk,
+        "name": "Tuesday league",
+        "season": 1,
+        "formula": "points by place: 10.125, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0.5",
+        "top": [{"rank": rank, "name": f"{name} Rossi", "points": p} for rank, name, p in zip(range(1, 11), order, points, strict=False)],
+        "players": 11,
+    }
+    assert [line["name"] for line in build_snapshot(later)["league"]["top"][:2]] == ["A R.", "B R."]
+    assert phone_state(b.pk, snap)["league"] == {"name": "Tuesday league", "season": 1, "rank": 2, "points": 9.0, "players": 11}
+    assert phone_state(k.pk, snap)["league"] == {"name": "Tuesday league", "season": 1, "rank": 11, "points": 0.5, "players": 11}
+    alone = make_tournament(name="No league")
+    mine = cashier.register(alone, people["A"], method="CASH", actor=cashier_actor).entry
+    assert "league" not in build_snapshot(alone) and "league" not in phone_state(mine.pk)
+
+    c = Client()
+    c.force_login(director)
+    history = c.get(f"/people/{people['A'].pk}/").content.decode().split('id="history"', 1)[1].split("</section>", 1)[0]
+    assert f'<a href="/formats/series/{league.pk}/">Tuesday league</a>: 10.13' in history
