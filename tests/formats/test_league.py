@@ -566,3 +566,60 @@ def test_lb01_the_next_events_screens_show_the_leagues_top_ten_in_its_own_name_s
     c.force_login(director)
     history = c.get(f"/people/{people['A'].pk}/").content.decode().split('id="history"', 1)[1].split("</section>", 1)[0]
     assert f'<a href="/formats/series/{league.pk}/">Tuesday league</a>: 10.13' in history
+
+
+def test_lb03_a_closed_season_is_read_apart_from_the_one_under_way_with_its_winners_and_champion(api, director, make_tournament, four, actor, cashier_actor):
+    """A league of two-event seasons with two tickets: A 4 + 4, B 3 + 3, C 2 + 1, D 1 + 2 (C and
+    D share 3rd on their best result too). The season closes by itself after its second event: A
+    and B win the tickets, A is its champion. The next season has played one event (D C B A)
+    with one more attached, not yet played. The director reads the season under way and the
+    closed one apart; another league's closed season lends neither its winners nor its events."""
+    league = series_service.create_series(
+        name="Autumn league", scoring="LINEAR", cycle_length=2, tickets_per_cycle=2, ticket_description="a €110 seat", actor=actor
+    )
+    other = series_service.create_series(name="Other league", scoring="LINEAR", cycle_length=None, tickets_per_cycle=2, actor=actor)
+    score(other, play(make_tournament, four, "DCBA", actor, cashier_actor), actor)
+    series_service.close_season(other, actor=actor)
+    for order in ("ABCD", "ABDC", "DCBA"):
+        score(league, play(make_tournament, four, order, actor, cashier_actor), actor)
+    series_service.attach(league, make_tournament(name="Still to play"), actor=actor)
+    closed = SeriesCycle.objects.get(series=league, number=1)
+
+    d = api(director)
+    now = d.get(f"/api/v1/formats/series/{league.pk}/").json()
+    assert now["series"] == {
+        "id": league.pk,
+        "name": "Autumn league",
+        "cycle_length": 2,
+        "reading": "A",
+        "participants": "ENTRIES",
+        "tickets": 2,
+        "ticket": "a €110 seat",
+        "scoring": "LINEAR",
+        "league": True,
+        "formula": "entries − place + 1",
+        "multiplier": "10.00",
+        "points_table": [],
+        "participation_points": "0.00",
+        "knockout_points": "0.00",
+        "best_of": None,
+        "tie_break": "BEST_RESULT",
+    }
+    assert (now["cycle"], now["archived"], now["tournaments_played"], now["tournaments_left"], now["past_events"]) == (2, False, 1, 1, 0)
+    assert [(line["rank"], line["name"], line["points"], line["knockouts"]) for line in now["standings"]] == [
+        (1, "D Test", 4.0, 0),
+        (2, "C Test", 3.0, 0),
+        (3, "B Test", 2.0, 0),
+        (4, "A Test", 1.0, 0),
+    ]
+    assert now["past_cycles"] == [
+        {"number": 1, "closed_at": closed.closed_at.isoformat(), "undecided": 0, "winners": ["A Test", "B Test"], "champions": ["A Test"]}
+    ]
+    before = d.get(f"/api/v1/formats/series/{league.pk}/?cycle=1").json()
+    assert (before["cycle"], before["archived"], before["tournaments_played"], before["tournaments_left"]) == (1, True, 2, 0)
+    assert [(line["rank"], line["name"], line["points"], line["tournaments"], line["best"]) for line in before["standings"]] == [
+        (1, "A Test", 8.0, 2, 4.0),
+        (2, "B Test", 6.0, 2, 3.0),
+        (3, "D Test", 3.0, 2, 2.0),
+        (3, "C Test", 3.0, 2, 2.0),
+    ]
