@@ -623,3 +623,25 @@ def test_lb03_a_closed_season_is_read_apart_from_the_one_under_way_with_its_winn
         (3, "D Test", 3.0, 2, 2.0),
         (3, "C Test", 3.0, 2, 2.0),
     ]
+
+
+def test_lb01_the_lobby_reads_each_season_of_a_league_in_the_style_of_its_latest_event(make_tournament, four, actor, cashier_actor):
+    """A league of one-event seasons: A B C D win season 1, D C B A season 2; season 3 has not
+    started. Its latest event (attached first, played last of all) names players in full: so does
+    the lobby's leaderboard, for each season asked (each served from its own cache). A league with
+    no event yet names them as the house does and shows no one."""
+    league = series_service.create_series(name="Weekly league", scoring="LINEAR", cycle_length=1, tickets_per_cycle=0, actor=actor)
+    latest = make_tournament(name="Season finale", start_at=timezone.now() + timedelta(days=7), settings={"seat_lookup_names": "FULL"})
+    series_service.attach(league, latest, actor=actor)
+    for order, days in (("ABCD", 2), ("DCBA", 1)):
+        score(league, play(make_tournament, four, order, actor, cashier_actor, start_at=timezone.now() - timedelta(days=days)), actor)
+    anon = Client()
+    url = f"/formats/series/{league.pk}/leaderboard/?format=json"
+    seasons = {cycle: anon.get(url + (f"&cycle={cycle}" if cycle else "")).json() for cycle in (None, 1, 2)}
+    assert (seasons[None]["cycle"], seasons[None]["standings"]) == (3, [])
+    assert [(line["rank"], line["name"]) for line in seasons[1]["standings"]] == [(1, "A Test"), (2, "B Test"), (3, "C Test"), (4, "D Test")]
+    assert [(line["rank"], line["name"]) for line in seasons[2]["standings"]] == [(1, "D Test"), (2, "C Test"), (3, "B Test"), (4, "A Test")]
+    assert (seasons[1]["cycle"], seasons[2]["cycle"]) == (1, 2)
+    empty = series_service.create_series(name="New league", scoring="LINEAR", actor=actor)
+    shown = selectors.public_leaderboard(empty.pk)
+    assert (shown["series"]["name"], shown["standings"], shown["tournaments_played"]) == ("New league", [], 0)
