@@ -645,3 +645,12 @@ def test_lb01_the_lobby_reads_each_season_of_a_league_in_the_style_of_its_latest
     empty = series_service.create_series(name="New league", scoring="LINEAR", actor=actor)
     shown = selectors.public_leaderboard(empty.pk)
     assert (shown["series"]["name"], shown["standings"], shown["tournaments_played"]) == ("New league", [], 0)
+
+
+@pytest.mark.parametrize(
+    ("scoring", "formula"),
+    [("SQRT", "12.5 × √(entries ÷ place)"), ("SQRT_BUYIN", "12.5 × √(entries ÷ place) × (1 + log₁₀(buy-in + 0.25))")],
+)
+def test_lb01_a_square_root_league_prints_its_formula_with_its_multiplier(scoring, formula, actor):
+    league = series_service.create_series(name="Root league", scoring=scoring, multiplier=Decimal("12.5"), actor=actor)
+    assert selectors.leaderboard_data(league)["series"]["formula"] == formula
