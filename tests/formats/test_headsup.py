@@ -849,3 +849,15 @@ def test_fmt12_the_desk_refunds_a_heads_up_player_until_the_draw_then_neither_pl
             cashier.refund(side, reason="wants to leave", actor=actor)
         assert refused.value.code == "entry_in_draw" and "is drawn in the bracket" in str(refused.value.message)
         assert Entry.objects.get(pk=side.pk).status == Entry.ACTIVE
+
+
+def test_fmt12_the_lobbys_bracket_names_players_in_the_events_own_style(heads_up, field, actor):
+    """A heads-up event whose public pages name players in full: its lobby bracket does too."""
+    t = heads_up(size=4)
+    Tournament.objects.filter(pk=t.pk).update(settings={"seat_lookup_names": "FULL"})
+    entries = field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    t.refresh_from_db()
+    full = {e.pk: e.person.full_name for e in entries}
+    shown = [m[side] for r in public_bracket(t.bracket)["rounds"] for m in r["matches"] for side in ("a", "b") if m[side]]
+    assert sorted(p["name"] for p in shown) == sorted(full.values()) and all(p["name"] == full[p["entry"]] for p in shown)
