@@ -861,3 +861,21 @@ def test_fmt12_the_lobbys_bracket_names_players_in_the_events_own_style(heads_up
     full = {e.pk: e.person.full_name for e in entries}
     shown = [m[side] for r in public_bracket(t.bracket)["rounds"] for m in r["matches"] for side in ("a", "b") if m[side]]
     assert sorted(p["name"] for p in shown) == sorted(full.values()) and all(p["name"] == full[p["entry"]] for p in shown)
+
+
+def test_fmt12_the_bracket_answer_keeps_the_brackets_own_grace_and_shows_no_clock_on_a_finished_match(heads_up, field, actor):
+    """A bracket of 10-minute levels that gives a replacement 3 minutes after level 1 (not the
+    default 5): the freed seat's deadline says 10 + 3 minutes. A match played to its end shows
+    its games, no clock."""
+    t = heads_up(size=4, level_minutes=10, no_show_grace_minutes=3)
+    field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    first, second = Match.objects.filter(bracket=t.bracket, round=1).order_by("position")
+    play(first, first.player_a, actor, T0)
+    headsup.start_match(second, actor=actor, now=T0)
+    headsup.seat_player(second, second.player_a, actor=actor, now=T0)
+    headsup.free_absent_seat(second, actor=actor, now=T0 + timedelta(minutes=11))
+    t.refresh_from_db()
+    done, freed = bracket_data(t.bracket, now=T0 + timedelta(minutes=12))["rounds"][0]["matches"]
+    assert done["status"] == "DONE" and "clock" not in done and len(done["games"]) == 2
+    assert freed["replacement_until"] == (T0 + timedelta(minutes=13)).isoformat()
