@@ -879,3 +879,16 @@ def test_fmt12_the_bracket_answer_keeps_the_brackets_own_grace_and_shows_no_cloc
     done, freed = bracket_data(t.bracket, now=T0 + timedelta(minutes=12))["rounds"][0]["matches"]
     assert done["status"] == "DONE" and "clock" not in done and len(done["games"]) == 2
     assert freed["replacement_until"] == (T0 + timedelta(minutes=13)).isoformat()
+
+
+def test_fmt12_the_directors_bracket_lists_each_seat_request_the_lobby_none(heads_up, field, make_person, actor):
+    """A newcomer asks for a seat before the draw: the director's bracket lists the request."""
+    t = heads_up(size=4)
+    field(t, 3)
+    eva = make_person("Eva", "Neri")
+    req = headsup.request_seat(t, eva, actor=actor, now=T0 + timedelta(minutes=2))
+    t.refresh_from_db()
+    assert bracket_data(t.bracket)["seat_requests"] == [
+        {"id": req.pk, "name": "Eva Neri", "kind": "NEW", "status": "WAITING", "requested_at": (T0 + timedelta(minutes=2)).isoformat()}
+    ]
+    assert "seat_requests" not in public_bracket(t.bracket)  # the lobby's page names no one asking
