@@ -829,3 +829,66 @@ def test_fmt12_a_round_is_being_decided_until_its_last_match_ends_then_the_champ
 @pytest.mark.parametrize(("size", "names"), [(4, ["Semi-finals", "Final"]), (32, ["Round of 32", "Round of 16", "Quarter-finals", "Semi-finals", "Final"])])
 def test_fmt12_each_round_is_named_by_the_players_it_starts_with(size, names):
     assert [round_name(size, r) for r in range(1, len(names) + 1)] == names
+
+
+def test_fmt12_the_desk_refunds_a_heads_up_player_until_the_draw_then_neither_player_of_a_match(heads_up, field, actor, cashier_actor):
+    """Before the draw a heads-up entry is refunded like any other. Once the bracket is drawn,
+    both players of each match are the matches' to place: the refund is refused for either side,
+    while a drawn bracket of another heads-up event changes nothing here."""
+    t, other = heads_up(size=4), heads_up(size=4, name="Heads-up Day 2")
+    early = field(t, 4)[0]
+    field(other, 4)
+    headsup.draw_bracket(other, actor=actor, now=T0)  # another event's draw: his bracket is not drawn yet
+    cashier.refund(early, reason="cannot stay", actor=actor)
+    assert Entry.objects.get(pk=early.pk).status == Entry.CANCELLED
+    field(t, 1)  # his place sold again
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    match = Match.objects.get(bracket=t.bracket, round=1, position=0)
+    for side in (match.player_a, match.player_b):
+        with pytest.raises(DomainError) as refused:
+            cashier.refund(side, reason="wants to leave", actor=actor)
+        assert refused.value.code == "entry_in_draw" and "is drawn in the bracket" in str(refused.value.message)
+        assert Entry.objects.get(pk=side.pk).status == Entry.ACTIVE
+
+
+def test_fmt12_the_lobbys_bracket_names_players_in_the_events_own_style(heads_up, field, actor):
+    """A heads-up event whose public pages name players in full: its lobby bracket does too."""
+    t = heads_up(size=4)
+    Tournament.objects.filter(pk=t.pk).update(settings={"seat_lookup_names": "FULL"})
+    entries = field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    t.refresh_from_db()
+    full = {e.pk: e.person.full_name for e in entries}
+    shown = [m[side] for r in public_bracket(t.bracket)["rounds"] for m in r["matches"] for side in ("a", "b") if m[side]]
+    assert sorted(p["name"] for p in shown) == sorted(full.values()) and all(p["name"] == full[p["entry"]] for p in shown)
+
+
+def test_fmt12_the_bracket_answer_keeps_the_brackets_own_grace_and_shows_no_clock_on_a_finished_match(heads_up, field, actor):
+    """A bracket of 10-minute levels that gives a replacement 3 minutes after level 1 (not the
+    default 5): the freed seat's deadline says 10 + 3 minutes. A match played to its end shows
+    its games, no clock."""
+    t = heads_up(size=4, level_minutes=10, no_show_grace_minutes=3)
+    field(t, 4)
+    headsup.draw_bracket(t, actor=actor, now=T0)
+    first, second = Match.objects.filter(bracket=t.bracket, round=1).order_by("position")
+    play(first, first.player_a, actor, T0)
+    headsup.start_match(second, actor=actor, now=T0)
+    headsup.seat_player(second, second.player_a, actor=actor, now=T0)
+    headsup.free_absent_seat(second, actor=actor, now=T0 + timedelta(minutes=11))
+    t.refresh_from_db()
+    done, freed = bracket_data(t.bracket, now=T0 + timedelta(minutes=12))["rounds"][0]["matches"]
+    assert done["status"] == "DONE" and "clock" not in done and len(done["games"]) == 2
+    assert freed["replacement_until"] == (T0 + timedelta(minutes=13)).isoformat()
+
+
+def test_fmt12_the_directors_bracket_lists_each_seat_request_the_lobby_none(heads_up, field, make_person, actor):
+    """A newcomer asks for a seat before the draw: the director's bracket lists the request."""
+    t = heads_up(size=4)
+    field(t, 3)
+    eva = make_person("Eva", "Neri")
+    req = headsup.request_seat(t, eva, actor=actor, now=T0 + timedelta(minutes=2))
+    t.refresh_from_db()
+    assert bracket_data(t.bracket)["seat_requests"] == [
+        {"id": req.pk, "name": "Eva Neri", "kind": "NEW", "status": "WAITING", "requested_at": (T0 + timedelta(minutes=2)).isoformat()}
+    ]
+    assert "seat_requests" not in public_bracket(t.bracket)  # the lobby's page names no one asking

@@ -520,3 +520,137 @@ def test_erasing_a_player_renames_only_his_own_line_of_a_closed_seasons_archive(
     names = [line["name"] for line in SeriesCycle.objects.get(series=league).standings]
     assert names[:3] == ["A Test", "B Test", "C Test"] and names[3] != "D Test"
     assert Client().get(f"/formats/series/{league.pk}/leaderboard/?format=json").json()["past_cycles"][0]["champions"] == ["A T."]
+
+
+def test_lb01_the_next_events_screens_show_the_leagues_top_ten_in_its_own_name_style_and_each_phone_its_line(
+    make_tournament, make_person, actor, cashier_actor, director
+):
+    """Eleven players score 10.125, 9, 8 … 1 and 0.5 (a points table). The league's next event
+    names players in full on its public pages: its lobby screens show the top ten so, with the
+    league's formula and the eleven in the standings; a later event of the league, and so the
+    league's own page, keep "first name and initial". Each phone shows its player's own line; an
+    event of no league shows none. A league rounds each result to the cent, half up, as it scores it."""
+    from tournaments.live.snapshot import build_snapshot
+    from tournaments.phone.views import phone_state
+
+    order = "ABCDEFGHIJK"
+    people = {name: make_person(first=name, last="Rossi") for name in order}
+    table = [Decimal("10.125"), *(Decimal(n) for n in range(9, 0, -1)), Decimal("0.5")]
+    league = series_service.create_series(name="Tuesday league", scoring="TABLE", points_table=table, cycle_length=None, tickets_per_cycle=0, actor=actor)
+    first = play(make_tournament, people, order, actor, cashier_actor)
+    score(league, first, actor)
+    later = make_tournament(name="The week after", start_at=timezone.now() + timedelta(days=7))
+    nxt = make_tournament(name="Next week", settings={"seat_lookup_names": "FULL"})
+    for t in (later, nxt):
+        series_service.attach(league, t, actor=actor)
+    b, k = (cashier.register(nxt, people[name], method="CASH", actor=cashier_actor).entry for name in "BK")
+
+    snap = build_snapshot(nxt)
+    points = [10.13, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+    assert snap["league"] == {
+        "id": league.pk,
+        "name": "Tuesday league",
+        "season": 1,
+        "formula": "points by place: 10.125, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0.5",
+        "top": [{"rank": rank, "name": f"{name} Rossi", "points": p} for rank, name, p in zip(range(1, 11), order, points, strict=False)],
+        "players": 11,
+    }
+    assert [line["name"] for line in build_snapshot(later)["league"]["top"][:2]] == ["A R.", "B R."]
+    assert phone_state(b.pk, snap)["league"] == {"name": "Tuesday league", "season": 1, "rank": 2, "points": 9.0, "players": 11}
+    assert phone_state(k.pk, snap)["league"] == {"name": "Tuesday league", "season": 1, "rank": 11, "points": 0.5, "players": 11}
+    alone = make_tournament(name="No league")
+    mine = cashier.register(alone, people["A"], method="CASH", actor=cashier_actor).entry
+    assert "league" not in build_snapshot(alone) and "league" not in phone_state(mine.pk)
+
+    c = Client()
+    c.force_login(director)
+    history = c.get(f"/people/{people['A'].pk}/").content.decode().split('id="history"', 1)[1].split("</section>", 1)[0]
+    assert f'<a href="/formats/series/{league.pk}/">Tuesday league</a>: 10.13' in history
+
+
+def test_lb03_a_closed_season_is_read_apart_from_the_one_under_way_with_its_winners_and_champion(api, director, make_tournament, four, actor, cashier_actor):
+    """A league of two-event seasons with two tickets: A 4 + 4, B 3 + 3, C 2 + 1, D 1 + 2 (C and
+    D share 3rd on their best result too). The season closes by itself after its second event: A
+    and B win the tickets, A is its champion. The next season has played one event (D C B A)
+    with one more attached, not yet played. The director reads the season under way and the
+    closed one apart; another league's closed season lends neither its winners nor its events."""
+    league = series_service.create_series(
+        name="Autumn league", scoring="LINEAR", cycle_length=2, tickets_per_cycle=2, ticket_description="a €110 seat", actor=actor
+    )
+    other = series_service.create_series(name="Other league", scoring="LINEAR", cycle_length=None, tickets_per_cycle=2, actor=actor)
+    score(other, play(make_tournament, four, "DCBA", actor, cashier_actor), actor)
+    series_service.close_season(other, actor=actor)
+    for order in ("ABCD", "ABDC", "DCBA"):
+        score(league, play(make_tournament, four, order, actor, cashier_actor), actor)
+    series_service.attach(league, make_tournament(name="Still to play"), actor=actor)
+    closed = SeriesCycle.objects.get(series=league, number=1)
+
+    d = api(director)
+    now = d.get(f"/api/v1/formats/series/{league.pk}/").json()
+    assert now["series"] == {
+        "id": league.pk,
+        "name": "Autumn league",
+        "cycle_length": 2,
+        "reading": "A",
+        "participants": "ENTRIES",
+        "tickets": 2,
+        "ticket": "a €110 seat",
+        "scoring": "LINEAR",
+        "league": True,
+        "formula": "entries − place + 1",
+        "multiplier": "10.00",
+        "points_table": [],
+        "participation_points": "0.00",
+        "knockout_points": "0.00",
+        "best_of": None,
+        "tie_break": "BEST_RESULT",
+    }
+    assert (now["cycle"], now["archived"], now["tournaments_played"], now["tournaments_left"], now["past_events"]) == (2, False, 1, 1, 0)
+    assert [(line["rank"], line["name"], line["points"], line["knockouts"]) for line in now["standings"]] == [
+        (1, "D Test", 4.0, 0),
+        (2, "C Test", 3.0, 0),
+        (3, "B Test", 2.0, 0),
+        (4, "A Test", 1.0, 0),
+    ]
+    assert now["past_cycles"] == [
+        {"number": 1, "closed_at": closed.closed_at.isoformat(), "undecided": 0, "winners": ["A Test", "B Test"], "champions": ["A Test"]}
+    ]
+    before = d.get(f"/api/v1/formats/series/{league.pk}/?cycle=1").json()
+    assert (before["cycle"], before["archived"], before["tournaments_played"], before["tournaments_left"]) == (1, True, 2, 0)
+    assert [(line["rank"], line["name"], line["points"], line["tournaments"], line["best"]) for line in before["standings"]] == [
+        (1, "A Test", 8.0, 2, 4.0),
+        (2, "B Test", 6.0, 2, 3.0),
+        (3, "D Test", 3.0, 2, 2.0),
+        (3, "C Test", 3.0, 2, 2.0),
+    ]
+
+
+def test_lb01_the_lobby_reads_each_season_of_a_league_in_the_style_of_its_latest_event(make_tournament, four, actor, cashier_actor):
+    """A league of one-event seasons: A B C D win season 1, D C B A season 2; season 3 has not
+    started. Its latest event (attached first, played last of all) names players in full: so does
+    the lobby's leaderboard, for each season asked (each served from its own cache). A league with
+    no event yet names them as the house does and shows no one."""
+    league = series_service.create_series(name="Weekly league", scoring="LINEAR", cycle_length=1, tickets_per_cycle=0, actor=actor)
+    latest = make_tournament(name="Season finale", start_at=timezone.now() + timedelta(days=7), settings={"seat_lookup_names": "FULL"})
+    series_service.attach(league, latest, actor=actor)
+    for order, days in (("ABCD", 2), ("DCBA", 1)):
+        score(league, play(make_tournament, four, order, actor, cashier_actor, start_at=timezone.now() - timedelta(days=days)), actor)
+    anon = Client()
+    url = f"/formats/series/{league.pk}/leaderboard/?format=json"
+    seasons = {cycle: anon.get(url + (f"&cycle={cycle}" if cycle else "")).json() for cycle in (None, 1, 2)}
+    assert (seasons[None]["cycle"], seasons[None]["standings"]) == (3, [])
+    assert [(line["rank"], line["name"]) for line in seasons[1]["standings"]] == [(1, "A Test"), (2, "B Test"), (3, "C Test"), (4, "D Test")]
+    assert [(line["rank"], line["name"]) for line in seasons[2]["standings"]] == [(1, "D Test"), (2, "C Test"), (3, "B Test"), (4, "A Test")]
+    assert (seasons[1]["cycle"], seasons[2]["cycle"]) == (1, 2)
+    empty = series_service.create_series(name="New league", scoring="LINEAR", actor=actor)
+    shown = selectors.public_leaderboard(empty.pk)
+    assert (shown["series"]["name"], shown["standings"], shown["tournaments_played"]) == ("New league", [], 0)
+
+
+@pytest.mark.parametrize(
+    ("scoring", "formula"),
+    [("SQRT", "12.5 × √(entries ÷ place)"), ("SQRT_BUYIN", "12.5 × √(entries ÷ place) × (1 + log₁₀(buy-in + 0.25))")],
+)
+def test_lb01_a_square_root_league_prints_its_formula_with_its_multiplier(scoring, formula, actor):
+    league = series_service.create_series(name="Root league", scoring=scoring, multiplier=Decimal("12.5"), actor=actor)
+    assert selectors.leaderboard_data(league)["series"]["formula"] == formula

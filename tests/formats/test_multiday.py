@@ -710,3 +710,44 @@ def test_a_chip_leader_paid_in_a_ticket_finds_the_prize_and_the_ticket_in_his_da
     # Bob's own export holds his 1,000 ticket still owed, nothing of Ann's
     bob = api(director).get(f"/api/v1/people/{es[1].person_id}/export/").json()
     assert bob["tickets"] == [] and [(p["entry"], p["amount"]) for p in bob["prizes_unpaid"]] == [(es[1].pk, "1000.00")]
+
+
+def test_fmt11_the_multi_day_page_shows_each_flights_bagging_its_chip_leaders_and_its_stack_options(
+    structure, make_person, cashier_actor, actor, api, director
+):
+    """The multi-day event's answer while 1A is bagged: one bag kept, one surrendered, one player
+    still to bag (no difference is shown until all are bagged); once 1A is closed, its chip
+    leaders and the check of the bags against the chips in play. The event's own settings and
+    1A's buy-in products are there too."""
+    event = small_event(structure, actor, chip_leader_prizes=[Decimal("300"), Decimal("100")], multi_flight_stack="FIRST", chip_leader_ties="DRAW")
+    f1a = flight(event, "1A")
+    deep = stackchoice.add_stack_option(f1a, label="Deep 40k", buy_in=Decimal("180"), fee=Decimal("20"), chips=40000, actor=actor, override_reason="announced")
+    ann, bob, cid = (cashier.register(f1a, make_person(name), method="CASH", actor=cashier_actor).entry for name in ("Ann", "Bob", "Cid"))
+    lifecycle.start(f1a, actor=actor)
+    multiday.bag_chips(
+        f1a,
+        [{"number": ann.number, "chips": 35000, "bag_number": "A-1"}, {"number": bob.number, "chips": 15000, "bag_number": "A-2", "surrender": True}],
+        actor=actor,
+    )
+    shown = api(director).get(f"/api/v1/formats/multiday/{event.pk}/").json()
+    assert (shown["id"], shown["name"], shown["multi_flight_stack"], shown["surrender_allowed"]) == (event.pk, "Small Main", "FIRST", True)
+    assert (shown["chip_leader_prizes"], shown["chip_leader_ties"]) == (["300", "100"], "DRAW")
+    (one,) = shown["flights"]
+    assert one["stack_options"] == [{"id": deep.pk, "label": "Deep 40k", "buy_in": "180.00", "fee": "20.00", "chips": 40000}]
+    assert one["bagging"] == {
+        "bagged": 1,
+        "bagged_chips": 35000,
+        "surrendered": 1,
+        "surrendered_chips": 15000,
+        "unbagged_entries": [cid.number],
+        "chips_in_play": 45000,  # 60,000 sold, Bob's 15,000 surrendered
+        "difference": None,
+    }
+    multiday.bag_chips(f1a, [{"number": cid.number, "chips": 9000, "bag_number": "A-3"}], actor=actor)
+    multiday.close_flight(f1a, actor=actor, reason="one chip short")
+    (one,) = api(director).get(f"/api/v1/formats/multiday/{event.pk}/").json()["flights"]
+    assert one["closed"] is True and (one["bagging"]["bagged"], one["bagging"]["difference"]) == (2, -1000)
+    assert one["chip_leaders"] == [
+        {"rank": 1, "name": ann.person.display_name, "chips": 35000, "amount": "300.00", "shared_with": 1},
+        {"rank": 2, "name": cid.person.display_name, "chips": 9000, "amount": "100.00", "shared_with": 1},
+    ]

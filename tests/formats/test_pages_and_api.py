@@ -304,3 +304,45 @@ def test_fmt12_a_heads_up_events_page_takes_the_director_to_its_bracket_and_its_
     s = series_service.create_series(name="HU league", actor=actor)
     series_service.attach(s, t, actor=actor)
     assert format_buttons(t) == [{"label": "Bracket", "url": f"/formats/headsup/{t.pk}/"}, {"label": "Leaderboard", "url": f"/formats/series/{s.pk}/"}]
+
+
+def test_fmt11_the_formats_page_lists_every_event_and_each_days_page_takes_the_director_to_its_event(director, structure, make_tournament, actor):
+    """The director's formats page lists the multi-day events (with Day 2's state), the heads-up
+    brackets and the timed events (the latest first), the qualifying groups and the series. A
+    flight's page and Day 2's take him to their multi-day event; a timed event's, a qualifying
+    table's and its final's to the timed and qualifiers page."""
+    from tournaments.formats.services import timed
+
+    now = timezone.now()
+    event = small_event(structure, actor)
+    flight = event.flights.get().tournament
+    early, late = (make_tournament(format=Tournament.HEADS_UP, name=name, start_at=now + timedelta(days=d)) for name, d in (("HU early", 1), ("HU late", 2)))
+    for t in (early, late):
+        headsup.create_bracket(t, actor=actor, size=4)
+    slow, quick = (
+        timed.create_timed_event(
+            name=name, start_at=now + timedelta(days=d), buy_in=100, fee=10, starting_stack=10000, structure=structure, actor=actor, minutes=90
+        )
+        for name, d in (("Timed Monday", 1), ("Timed Friday", 5))
+    )
+    qualifier, final = make_tournament(name="Satellite table"), make_tournament(name="Grand final")
+    timed.create_qualifier_group(name="Road to the final", final=final, qualifiers=[qualifier], actor=actor)
+    series_service.create_series(name="Winter leaderboard", actor=actor)
+    c = page_client(director)
+
+    page = c.get("/formats/").content.decode()
+    lists = {h: section.split("</ul>", 1)[0] for h, section in (part.split("</h2>", 1) for part in page.split("<h2>")[1:] if "</h2>" in part)}
+    assert f'href="/formats/multiday/{event.pk}/">Small Main</a> — Day 2: Planned' in lists["Multi-day events"]
+    brackets = lists["Heads-up brackets"]
+    assert brackets.index("HU late") < brackets.index("HU early") and f'href="/formats/headsup/{late.pk}/bracket/"' in brackets
+    timed_list = lists["Timed events and qualifying tables"]
+    assert timed_list.index("Timed Friday") < timed_list.index("Timed Monday") < timed_list.index("Road to the final")
+    assert f'href="/formats/timed/{final.pk}/">Road to the final</a> — final: Grand final' in timed_list
+    assert "Winter leaderboard" in lists["Leaderboard series"]
+
+    def format_buttons(tournament):
+        return [link for link in c.get(f"/tournaments/{tournament.pk}/").context["section_links"] if link["url"].startswith("/formats/")]
+
+    assert format_buttons(flight) == format_buttons(event.day2) == [{"label": "Multi-day event", "url": f"/formats/multiday/{event.pk}/"}]
+    for t in (quick, qualifier, final):
+        assert format_buttons(t) == [{"label": "Timed / qualifiers", "url": f"/formats/timed/{t.pk}/"}]

@@ -249,3 +249,35 @@ def test_lb02_the_leaderboard_prints_the_reading_and_each_line_to_two_decimals(m
         (4, f"{people[3].first_name} {people[3].last_name[0]}.", 24.31),
     ]
     assert all("person" not in s for s in public["standings"]) and selectors.public_leaderboard(b.pk + 1000) is None
+
+
+def test_lb01_a_series_event_tells_the_players_of_its_other_events_each_of_his_latest_entry(make_tournament, make_person, actor, cashier_actor):
+    """The players' notice that a series event's registration closes (the notices ask the series'
+    players): those of ``people`` who played another event of the series, each with his latest
+    entry there (his phone opens that event's page). Not a player who plays only this event, one
+    whose entry was cancelled, one of another series; an event in no series tells nobody."""
+    now = timezone.now()
+    spring = series_service.create_series(name="Spring", actor=actor)
+    other = series_service.create_series(name="Other", actor=actor)
+    tuesday = make_tournament(name="Tuesday", start_at=now - timedelta(days=3))
+    monday = make_tournament(name="Monday", start_at=now - timedelta(days=4))
+    friday = make_tournament(name="Friday", start_at=now + timedelta(hours=1))
+    elsewhere = make_tournament(name="Other league's daily", start_at=now - timedelta(days=2))
+    loose, loose_too = make_tournament(name="In no series"), make_tournament(name="In no series either")
+    for series, t in ((spring, tuesday), (spring, monday), (spring, friday), (other, elsewhere)):
+        series_service.attach(series, t, actor=actor)
+    anna, bruno, carlo, dario = (make_person(first) for first in ("Anna", "Bruno", "Carlo", "Dario"))
+
+    def sell(t, person):
+        return cashier.register(t, person, method="CASH", actor=cashier_actor).entry
+
+    latest = sell(tuesday, anna)  # sold first, for the later event
+    sell(monday, anna)
+    sell(loose, anna)
+    Entry.objects.filter(pk=sell(monday, bruno).pk).update(status=Entry.CANCELLED)
+    sell(friday, carlo)
+    sell(elsewhere, dario)
+    people = {anna.pk, bruno.pk, carlo.pk, dario.pk}
+    assert selectors.series_players(friday, people) == {anna.pk: latest.pk}
+    assert selectors.series_players(friday, set()) == {}
+    assert selectors.series_players(loose_too, people) == {}

@@ -343,3 +343,21 @@ def test_a_players_data_export_holds_his_imported_league_results(league, actor):
         {"league": "Lega del giovedì", "season": 1, "date": "2026-09-12", "event": "Tappa 1", "place": 3, "prize": "0.00", "points": "10.00"},
         {"league": "Lega del giovedì", "season": 1, "date": "2026-10-03", "event": "Tappa 2", "place": 2, "prize": "400.00", "points": "15.00"},
     ]
+
+
+def test_lb03_erasing_a_player_known_only_from_the_sheet_takes_his_name_out_of_a_closed_seasons_archive(league, actor, django_capture_on_commit_callbacks):
+    """A player who never played here, his league results brought in from the sheet: erased once
+    the season is closed, his line of the season's archive no longer carries his name; the
+    others' lines keep theirs."""
+    from tournaments.formats.models import SeriesCycle
+    from tournaments.people import privacy
+
+    run(ITALIAN, league, actor)
+    with django_capture_on_commit_callbacks(execute=True):
+        series_service.close_season(league, actor=actor)
+    anna = Person.objects.get(last_name="Verdi")
+    with django_capture_on_commit_callbacks(execute=True):
+        privacy.erase_person(anna, "asked to be forgotten", actor=actor)
+    lines = {line["person"]: line["name"] for line in SeriesCycle.objects.get(series=league).standings}
+    assert lines[anna.pk] == f"Erased player #{anna.pk}"
+    assert sorted(name for pk, name in lines.items() if pk != anna.pk) == ["Mario Rossi", "Nicolò Bianchi"]
