@@ -48,6 +48,18 @@ pytestmark = pytest.mark.django_db
 D = Decimal
 
 SETTINGS = {"bounty": "PKO", "bounty_amount": "40", "bounty_rounding": "10", "bounty_split": "POT", "bounty_remainder": "HOUSE"}
+# How the desk's overview and the settings read show those settings, the house's defaults filled in.
+PKO_SETTINGS_SHOWN = {
+    "kind": "PKO",
+    "bounty_part": "40.00",
+    "cash_percent": "50",
+    "split": "POT",
+    "remainder": "HOUSE",
+    "rounding": "10",
+    "mystery_from": "ITM",
+    "mystery_leftover": "WINNER",
+    "bounty_in_deal": "APART",
+}
 
 
 @pytest.fixture
@@ -268,17 +280,7 @@ def test_a_cancelled_pko_refunds_the_bounty_parts_and_says_so(make_tournament, m
     assert (money["in"], money["on_heads"], money["to_refund"], money["difference"]) == (D("80"), D("0"), D("80"), D("0"))
     totals = sel.bounty_overview(t)["totals"]
     assert (totals["taken_in"], totals["on_heads"], totals["to_refund"]) == ("80.00", "0.00", "80.00")  # the desk's overview says the same
-    assert sel.bounty_settings(t) == {
-        "kind": "PKO",
-        "bounty_part": "40.00",
-        "cash_percent": "50",
-        "split": "POT",
-        "remainder": "HOUSE",
-        "rounding": "10",
-        "mystery_from": "ITM",
-        "mystery_leftover": "WINNER",
-        "bounty_in_deal": "APART",
-    }
+    assert sel.bounty_settings(t) == PKO_SETTINGS_SHOWN
     row = cashier.pay_refund(e[0], method="CASH", actor=cashier_actor)
     assert (row.total, row.bounty_amount) == (D("-110"), D("-40"))
     money = sel.bounty_money(t)
@@ -400,17 +402,7 @@ def test_pay02_the_desk_s_bounty_overview_lists_the_heads_the_awards_and_the_tot
     # P4 and P5 shared P0's 60 (10 cash + 20 added, 10 cash + 10 added, 10 to the house).
     t, e, reentry, paid = pko["t"], pko["e"], pko["reentry"], pko["paid"]
     data = sel.bounty_overview(t)
-    assert data["settings"] == {
-        "kind": "PKO",
-        "bounty_part": "40.00",
-        "cash_percent": "50",
-        "split": "POT",
-        "remainder": "HOUSE",
-        "rounding": "10",
-        "mystery_from": "ITM",
-        "mystery_leftover": "WINNER",
-        "bounty_in_deal": "APART",
-    }
+    assert data["settings"] == PKO_SETTINGS_SHOWN
     assert data["currency"] == "EUR"
     # the players in, the biggest bounty first, then by entry number; each bought a 40 bounty
     assert [(h["entry"], h["entry_number"], h["name"], h["bought"], h["amount"]) for h in data["heads"]] == [
