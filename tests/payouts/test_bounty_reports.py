@@ -87,6 +87,14 @@ def pko(make_tournament, make_person, cashier_actor, cashier_b, actor):
     return {"t": t, "e": e, "people": people, "reentry": reentry, "paid": paid, "taken_back": taken_back}
 
 
+def running(make_tournament, make_person, cashier_actor, actor, players, **event):
+    """An event started with ``players`` entries sold in cash: (the event, its entries)."""
+    t = make_tournament(**event)
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(players)]
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    return t, e
+
+
 def line(data, label):
     values = [v for name, v in data["lines"] if str(name) == label]
     assert len(values) == 1, label
@@ -516,10 +524,7 @@ def test_pay02_a_mystery_event_before_its_envelopes_keeps_the_whole_bag_and_its_
     # 4 × €50 bounty parts, the envelopes paid from the money (the house default) and not set up
     # yet: P3 is knocked out by P0 before the money, nothing is drawn. The lobby shows no
     # envelope, the whole 200 is in the bag, P0's knockout counts and owes him nothing.
-    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "50"})
-    people = [make_person() for _ in range(4)]
-    e = [cashier.register(t, p, method="CASH", actor=cashier_actor).entry for p in people]
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t, e = running(make_tournament, make_person, cashier_actor, actor, 4, buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "50"})
     seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)
     t.refresh_from_db()
     assert sel.bounty_panel(t) == {
@@ -546,7 +551,7 @@ def test_pay02_a_mystery_event_before_its_envelopes_keeps_the_whole_bag_and_its_
     ]
     assert data["envelopes"] == {"count": 0, "total": "0.00", "left": 0, "left_amount": "0.00"}
     assert (data["totals"]["taken_in"], data["totals"]["owed"]) == ("200.00", "0.00")
-    assert sel.bounties_owed(t) == [] and sel.bounties_of(people[0]) == {"bounties": [], "bounties_unpaid": []}
+    assert sel.bounties_owed(t) == [] and sel.bounties_of(e[0].person) == {"bounties": [], "bounties_unpaid": []}
     assert sel.knockouts_by_entry(t) == {e[0].pk: 1}
     assert sel.bounty_parts(t) == {
         e[0].pk: {"bounty": {"kind": "MYSTERY", "head": None, "won": "0.00", "collected": "0.00", "to_collect": "0.00", "knockouts": 1}}
@@ -558,15 +563,10 @@ def test_pay02_a_one_euro_bounty_is_owed_paid_and_shown_like_any_other(make_tour
     # still in with his €1 on the head. The other event: its P1 out to its P0, paid at the desk.
     # Nothing of the other event shows in this one's reads.
     settings = {"bounty": "FIXED", "bounty_amount": "1"}
-    other = make_tournament(name="Other", buy_in=D("10"), fee=D("1"), settings=settings)
-    o = [cashier.register(other, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(3)]
-    lifecycle.start(other, actor=actor, prestart_report_sent=True)
+    other, o = running(make_tournament, make_person, cashier_actor, actor, 3, name="Other", buy_in=D("10"), fee=D("1"), settings=settings)
     seating.record_bust(other, [{"entry": o[1].pk, "eliminators": [o[0].pk]}], actor=actor)
     services.pay_bounties(o[0], method="CASH", actor=cashier_actor)
-    t = make_tournament(buy_in=D("10"), fee=D("1"), settings=settings)
-    people = [make_person() for _ in range(3)]
-    e = [cashier.register(t, p, method="CASH", actor=cashier_actor).entry for p in people]
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    t, e = running(make_tournament, make_person, cashier_actor, actor, 3, buy_in=D("10"), fee=D("1"), settings=settings)
     seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
     t.refresh_from_db()
     assert sel.bounty_parts(t) == {
@@ -575,10 +575,10 @@ def test_pay02_a_one_euro_bounty_is_owed_paid_and_shown_like_any_other(make_tour
     }
     assert sel.knockouts_by_entry(t) == {e[0].pk: 1}
     assert [(a["winner"], a["cash"], a["owed"]) for a in sel.bounty_overview(t)["awards"]] == [(e[0].pk, "1.00", True)]
-    assert [(b["amount"], b["paid"]) for b in sel.bounties_of(people[0])["bounties_unpaid"]] == [("1.00", False)]
+    assert [(b["amount"], b["paid"]) for b in sel.bounties_of(e[0].person)["bounties_unpaid"]] == [("1.00", False)]
     with CaptureQueriesContext(connection) as reads:
         owed = [(line["entry_id"], line["name"], line["count"], line["amount"]) for line in sel.bounties_owed(t)]
-    assert owed == [(e[0].pk, people[0].full_name, 1, D("1"))]
+    assert owed == [(e[0].pk, e[0].person.full_name, 1, D("1"))]
     assert len(reads.captured_queries) == 1  # the desk's list of bounties owed is one read
     assert sel.bounties_paid(t) == []
     row = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
