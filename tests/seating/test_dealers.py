@@ -756,6 +756,18 @@ def test_role01_a_dealer_is_judged_by_his_own_rooms_table_where_two_rooms_number
     assert client.get("/dealer/")["Location"] == f"/tournaments/{main.pk}/dealer/?table=1"
 
 
+def ada_deals_bea_waits(hall, actor, now, *, ada_since, bea_dealt, bea_back):
+    """Ada deals table 1 since ``ada_since`` minutes ago; Bea dealt table 2 from ``bea_dealt``
+    minutes ago until ``bea_back`` minutes ago (the table given back) and waits in the pool."""
+    ada, bea = (make_user(n, "dealer", first_name=n.title()) for n in ("ada", "bea"))
+    dealers.add_shift(hall, ada, now - timedelta(minutes=ada_since), now + timedelta(hours=7), actor=actor)
+    dealers.add_shift(hall, bea, now - timedelta(minutes=bea_dealt), now + timedelta(hours=5), actor=actor)
+    place(hall, ada, "DEAL", 1, now - timedelta(minutes=ada_since))
+    place(hall, bea, "DEAL", 2, now - timedelta(minutes=bea_dealt), now - timedelta(minutes=bea_back))
+    place(hall, bea, "POOL", None, now - timedelta(minutes=bea_back))
+    return ada, bea
+
+
 @pytest.mark.django_db
 def test_clk05_a_dealer_due_his_break_deals_one_push_more_within_the_houses_push_interval(hall, make_tournament, make_person, actor):
     """Pushes every hour, a break after 120 minutes dealt; only table 1 plays. Ada has dealt it
@@ -765,12 +777,7 @@ def test_clk05_a_dealer_due_his_break_deals_one_push_more_within_the_houses_push
     start(make_tournament, make_person, actor, 9, name="Main Event")  # the hall's table 1
     dealers.save_rotation(hall, actor=actor, push_minutes=60, break_after=120, break_minutes=20)
     now = timezone.now()
-    ada, bea = (make_user(n, "dealer", first_name=n.title()) for n in ("ada", "bea"))
-    dealers.add_shift(hall, ada, now - timedelta(minutes=30), now + timedelta(hours=7), actor=actor)
-    dealers.add_shift(hall, bea, now - timedelta(minutes=170), now + timedelta(hours=5), actor=actor)
-    place(hall, ada, "DEAL", 1, now - timedelta(minutes=30))
-    place(hall, bea, "DEAL", 2, now - timedelta(minutes=170), now - timedelta(minutes=10))
-    place(hall, bea, "POOL", None, now - timedelta(minutes=10))
+    ada, bea = ada_deals_bea_waits(hall, actor, now, ada_since=30, bea_dealt=170, bea_back=10)
     dealers.push(hall, actor=actor, now=now)
     assert dealing(hall) == {1: bea.pk}
     assert DealerAssignment.objects.get(room=hall, dealer=ada, ends_at__isnull=True).kind == "POOL"
@@ -788,12 +795,7 @@ def test_clk05_the_push_list_sends_on_her_break_a_dealer_past_the_houses_push_in
     now = timezone.now()
     hall.last_push_at = now - timedelta(minutes=15)
     hall.save(update_fields=["last_push_at"])
-    ada, bea = (make_user(n, "dealer", first_name=n.title()) for n in ("ada", "bea"))
-    dealers.add_shift(hall, ada, now - timedelta(minutes=15), now + timedelta(hours=7), actor=actor)
-    dealers.add_shift(hall, bea, now - timedelta(minutes=160), now + timedelta(hours=5), actor=actor)
-    place(hall, ada, "DEAL", 1, now - timedelta(minutes=15))
-    place(hall, bea, "DEAL", 2, now - timedelta(minutes=160), now - timedelta(minutes=15))
-    place(hall, bea, "POOL", None, now - timedelta(minutes=15))
+    ada, bea = ada_deals_bea_waits(hall, actor, now, ada_since=15, bea_dealt=160, bea_back=15)
     assert dealers.preview(hall, now) == {
         "at": now + timedelta(minutes=5),
         "moves": [
