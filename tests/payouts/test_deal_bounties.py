@@ -413,3 +413,117 @@ def test_the_deal_page_says_what_the_deal_does_with_the_envelopes_left(mystery_t
     page = deal_page(t, director)
     line = page[page.index('<p id="deal-bounties"') :]
     assert sentence in line[: line.index("</p>")] and 'class="num head"' not in page
+
+
+# --- what the deal settled, read back (PAY-09 with PAY-02) --------------------------------------
+
+
+def bounty_sentences(t) -> list[str]:
+    """The event log's bounty lines, as the tournament page reads them."""
+    from tournaments.oversight.selectors import event_sentences
+
+    rows = TournamentEvent.objects.filter(tournament=t, action="payouts.bounty.won").order_by("pk")
+    return [e.sentence for e in event_sentences(rows, "EUR")]
+
+
+def test_pay09_undoing_busts_from_before_and_after_the_deal_together_is_refused_in_words(pko_three_left, actor):
+    t, (a, b, c) = pko_three_left()
+    agree_and_approve(services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
+    before = BountyAward.objects.filter(tournament=t, kind=BountyAward.KNOCKOUT).first().bust
+    after = out(t, c, b, actor).busts[0]
+    with pytest.raises(DomainError) as refused:  # one hand's two busts, one of them from before the deal
+        services.undo_knockouts(t, [after, before], actor)
+    assert (refused.value.code, refused.value.message) == (
+        "bounty_settled_in_deal",
+        "The bounties in play were settled by the deal approved since: a bust from before the deal cannot be undone.",
+    )
+    assert not BountyAward.objects.filter(tournament=t, void=BountyAward.UNDONE).exists()
+    assert (owed(t, a), owed(t, b), owed(t, c)) == (D("150"), D("100"), D("50"))
+
+
+def test_pay09_a_mystery_deal_is_refused_when_the_bag_changed_since_it_was_proposed(mystery_three_left, actor):
+    # Proposed with 150 left in the bag; then the one envelope drawn goes back in (written straight
+    # in, as a correction would): 200 in play. The approval is refused, nothing settled.
+    t, (a, b, c) = mystery_three_left()
+    deal = services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor)
+    assert deal.bounty_total == D("150")
+    BountyAward.objects.filter(tournament=t, envelope__isnull=False).update(void=BountyAward.UNDONE)
+    with pytest.raises(DomainError) as refused:
+        agree_and_approve(deal, [a, b, c], actor)
+    assert (refused.value.code, refused.value.message) == (
+        "bounties_changed",
+        "The bounties in play have changed since the deal was proposed: propose it again.",
+    )
+    assert Deal.objects.get(pk=deal.pk).status == Deal.PROPOSED
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.DEAL).exists()
+
+
+def test_pay09_a_deal_share_of_one_euro_is_owed_like_any_other(pko_three_left, actor):
+    # Bounties added, shared by chips: c holds 400 of every 90,000 chips, so his part of the 225
+    # in play is 225 × 400 / 90,000 = 1.00; the other two share the rest.
+    t, (a, b, c) = pko_three_left(bounty_in_deal="ADDED")
+    deal = services.propose_deal(t, stacks_of([a, b, c], [59600, 30000, 400]), method=Deal.CHIP_CHOP, actor=actor)
+    assert deal.bounties[str(c.pk)] == "1.00"
+    agree_and_approve(deal, [a, b, c], actor)
+    assert owed(t, c) == D("1.00")  # c knocked nobody out: his part of the deal only
+    assert BountyAward.objects.get(tournament=t, kind=BountyAward.DEAL, winner=c).cash == D("1.00")
+    assert all_owed(t) == sel.bounty_taken_in(t) == D("300.00")
+    assert sel.bounty_money(t)["difference"] == 0
+
+
+def test_pay09_a_deal_after_the_last_envelope_was_drawn_carries_nothing_over(make_tournament, make_person, cashier_actor, actor):
+    # 4 × €50 in two envelopes, 150 and 50, both drawn by the first two knockouts: the two left
+    # deal with an empty bag, and nothing is carried over to the next mystery event.
+    t, e = bounty_event(
+        make_tournament,
+        make_person,
+        cashier_actor,
+        actor,
+        players=4,
+        table=["120", "80"],
+        bounty="MYSTERY",
+        mystery_from="START",
+        mystery_leftover="CARRY_OVER",
+    )
+    services.set_envelopes(t, ["150", "50"], actor=actor)
+    t.refresh_from_db()
+    out(t, e[3], e[0], actor)
+    out(t, e[2], e[1], actor)
+    assert sel.bounty_money(t)["in_bag"] == 0
+    a, b = e[:2]
+    deal = services.propose_deal(t, stacks_of([a, b], [3000, 2000]), method=Deal.CHIP_CHOP, actor=actor)
+    agree_and_approve(deal, [a, b], actor)
+    assert not BountyAward.objects.filter(tournament=t, kind__in=(BountyAward.LEFTOVER, BountyAward.DEAL)).exists()
+    assert not any("carried over" in s for s in bounty_sentences(t))
+    money = sel.bounty_money(t)
+    assert (money["carried"], money["owed"], money["difference"]) == (0, D("200"), 0)
+
+
+def test_pay09_envelopes_carried_over_by_a_deal_stay_carried_when_a_later_bust_is_undone(mystery_three_left, actor):
+    t, (a, b, c) = mystery_three_left(mystery_leftover="CARRY_OVER")
+    agree_and_approve(services.propose_deal(t, stacks_of([a, b, c], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
+    later = out(t, c, a, actor).busts[0]
+    seating.undo_bust(t, later, actor=actor, reason="wrong player")
+    assert Entry.objects.get(pk=c.pk).status == Entry.ACTIVE
+    carried = BountyAward.objects.get(tournament=t, kind=BountyAward.LEFTOVER)
+    assert (carried.void, carried.cash, carried.deal_id) == ("", D("150"), Deal.objects.get(tournament=t).pk)
+    money = sel.bounty_money(t)
+    assert (money["carried"], money["in_bag"], money["difference"]) == (D("150"), 0, 0)
+
+
+def test_pay09_the_log_says_what_each_player_took_in_the_deal_and_who_approved_it(pko_three_left, mystery_three_left, director, actor):
+    t, (a, b, c) = pko_three_left()
+    deal = agree_and_approve(services.propose_deal(t, stacks_of([a, b, c]), method=Deal.CHIP_CHOP, actor=actor), [a, b, c], actor)
+    rows = TournamentEvent.objects.filter(tournament=t, action="payouts.bounty.won", payload__kind="DEAL").order_by("pk")
+    assert [(r.actor, r.payload["deal"], r.payload["bounty_in_deal"]) for r in rows] == [(director, deal.pk, "APART")] * 3
+    said = bounty_sentences(t)[-3:]
+    assert said == [
+        f"Bounty: With the deal, {x.person.full_name} collects the bounty on that entry: €{v}" for x, v in ((a, "100.00"), (b, "75.00"), (c, "50.00"))
+    ]
+
+    m, (ma, mb, mc) = mystery_three_left()
+    deal = agree_and_approve(services.propose_deal(m, stacks_of([ma, mb, mc], [3000, 2000, 1000]), method=Deal.CHIP_CHOP, actor=actor), [ma, mb, mc], actor)
+    rows = TournamentEvent.objects.filter(tournament=m, action="payouts.bounty.won", payload__kind="DEAL").order_by("pk")
+    assert [(r.actor, r.payload["deal"], r.payload["bounty_in_deal"]) for r in rows] == [(director, deal.pk, "APART")] * 3
+    said = bounty_sentences(m)[-3:]
+    assert said == [f"Bounty: {x.person.full_name} takes €50.00 of the bounty money shared in the deal" for x in (ma, mb, mc)]
