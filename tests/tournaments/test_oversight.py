@@ -2,15 +2,20 @@
 its numbered addenda) and ROLE-05 (rulings, the dispute window, annotations), through the
 services, the API and the pages."""
 
+import csv
 import io
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from payouts import reports
@@ -339,3 +344,142 @@ def test_the_demo_makes_a_controller_and_a_regulator_who_reads_its_tournament(db
     assert users.get(username="controller").groups.filter(name="controller").exists()
     grant = RegulatorGrant.objects.get()
     assert grant.user.username == "regulator" and grant.user.groups.filter(name="regulator").exists()
+
+
+# --- ROLE-05: the rulings report, read whole ----------------------------------------------------
+
+
+def _rulings_at(t, floor_user, director):
+    """Two rulings: the director's, asked late at a break, at table 2, with two notes; the floor's,
+    at no table, in time, with none (the floor has no full name: his username)."""
+    director.first_name, director.last_name = "Dora", "Direttrice"
+    director.save()
+    rome = ZoneInfo("Europe/Rome")
+    with time_machine.travel(datetime(2026, 12, 1, 21, 5, 30, tzinfo=rome), tick=False):
+        now = timezone.now()
+        first = oversight.record_ruling(
+            t,
+            asked_by="Seat 4 (Anna Bianchi)",
+            question="Was the all-in called?",
+            decision="Call stands.",
+            table_number=2,
+            hand="#57",
+            window=Ruling.BREAK,
+            disputed_at=now - timedelta(seconds=90),
+            asked_at=now - timedelta(seconds=10),
+            actor=Actor(director),
+        )
+    with time_machine.travel(datetime(2026, 12, 1, 21, 20, 0, tzinfo=rome), tick=False):
+        second = oversight.record_ruling(t, asked_by="Bruno", question="Misdeal?", decision="Redeal.", actor=Actor(floor_user))
+    with time_machine.travel(datetime(2026, 12, 1, 21, 30, 0, tzinfo=rome), tick=False):
+        oversight.annotate_ruling(first.pk, "Player informed.", tournament=t, actor=Actor(floor_user))
+    with time_machine.travel(datetime(2026, 12, 1, 21, 31, 15, tzinfo=rome), tick=False):
+        oversight.annotate_ruling(first.pk, "TD confirmed.", tournament=t, actor=Actor(director))
+    return first, second
+
+
+def test_role05_the_rulings_report_prints_every_cell_of_each_ruling_and_its_notes(started, floor_user, director):
+    first, second = _rulings_at(started, floor_user, director)
+    report = reports.build(started, "rulings")
+    assert report["title"] == "Rulings: " + started.name
+    assert [str(c) for c in report["columns"]] == [
+        "No.",
+        "Asked",
+        "Table",
+        "Hand",
+        "Asked by",
+        "Question",
+        "Decision",
+        "Decided by",
+        "Decided",
+        "Window",
+        "Notes",
+    ]
+    assert report["rows"] == [
+        [
+            str(first.pk),
+            "01/12/2026 21:05:20",
+            "2",
+            "#57",
+            "Seat 4 (Anna Bianchi)",
+            "Was the all-in called?",
+            "Call stands.",
+            "Dora Direttrice",
+            "01/12/2026 21:05:30",
+            "late",
+            "01/12 21:30 flo: Player informed. | 01/12 21:31 dora: TD confirmed.",
+        ],
+        [str(second.pk), "01/12/2026 21:20:00", "", "", "Bruno", "Misdeal?", "Redeal.", "flo", "01/12/2026 21:20:00", "", ""],
+    ]
+    assert [(str(k), v) for k, v in report["totals"]] == [("Rulings", "2"), ("Asked late", "1")]
+    # The CSV the regulator downloads: the title, the columns, the rows, a blank line, the totals.
+    lines = list(csv.reader(io.StringIO(reports.to_csv(report))))
+    assert lines[0] == ["Rulings: " + started.name]
+    assert lines[1][:3] == ["No.", "Asked", "Table"] and lines[2:4] == report["rows"]
+    assert lines[4:] == [[], ["Rulings", "2"], ["Asked late", "1"]]
+
+
+def test_role05_the_rulings_report_reads_as_many_queries_for_three_rulings_as_for_one(started, floor_user, director):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as done:
+            reports.build(started, "rulings")
+        return len(done)
+
+    ruling = oversight.record_ruling(started, asked_by="x", question="q", decision="d", actor=Actor(floor_user))
+    oversight.annotate_ruling(ruling.pk, "seen", tournament=started, actor=Actor(floor_user))
+    one = queries()
+    for _ in range(2):
+        ruling = oversight.record_ruling(started, asked_by="y", question="q", decision="d", actor=Actor(director))
+        oversight.annotate_ruling(ruling.pk, "seen", tournament=started, actor=Actor(director))
+    assert queries() == one
+
+
+# --- ROLE-02: a bounty event's pre-start report, read whole -----------------------------------
+
+
+def test_role02_a_bounty_event_s_prestart_report_reads_every_cell_and_total(make_tournament, make_person, cashier_actor):
+    # A PKO: €50 buy-in + €50 bounty + €10 fee = €110 a stub. Carla has pre-registered (listed,
+    # no stub); then Anna and Bruno buy in. The bounty has its column and its total from the start.
+    t = make_tournament(name="PKO Friday", buy_in=Decimal("50"), fee=Decimal("10"), settings={"bounty": "PKO", "bounty_amount": "50"})
+    carla = cashier.pre_register(t, make_person("Carla", "Bianchi", document_id="DOC-Carla"), actor=cashier_actor, channel="whatsapp")
+    columns = ["Receipt", "Time", "Entry", "Player", "Document", "Stub", "Buy-in", "Fee", "Jackpot", "Bounty", "Amount", "Owed"]
+    reserved = ["", "", str(carla.number), "Carla Bianchi", carla.person.document_masked, "Pre-registered", *["0.00"] * 6]
+    r = reports.prestart(t)
+    assert [str(c) for c in r["columns"]] == columns and r["rows"] == [reserved]
+    assert ("Total bounty parts (apart from the prize pool)", "0.00") in [(str(k), v) for k, v in r["totals"]]
+    sales = []
+    for name, minute in (("Anna", 0), ("Bruno", 5)):
+        with time_machine.travel(datetime(2026, 12, 1, 19, minute, 0, tzinfo=ZoneInfo("Europe/Rome")), tick=False):
+            sales.append(cashier.register(t, make_person(name, "Rossi", document_id=f"DOC-{name}"), method="CASH", actor=cashier_actor))
+    with time_machine.travel(datetime(2026, 12, 1, 19, 30, 0, tzinfo=ZoneInfo("Europe/Rome")), tick=False):
+        r = reports.prestart(t)
+    assert r["title"] == "Pre-start report: PKO Friday" and [str(c) for c in r["columns"]] == columns
+    assert r["rows"] == [
+        [
+            str(s.row.receipt_number),
+            f"01/12/2026 19:0{minute}",
+            str(s.entry.number),
+            f"{name} Rossi",
+            s.entry.person.document_masked,
+            "Buy-in",
+            "50.00",
+            "10.00",
+            "0.00",
+            "50.00",
+            "110.00",
+            "0.00",
+        ]
+        for s, name, minute in ((sales[0], "Anna", 0), (sales[1], "Bruno", 5))
+    ] + [reserved]
+    assert [(str(k), v) for k, v in r["totals"]] == [
+        ("Registered", "3"),
+        ("Stubs", "2"),
+        ("Entries", "2"),
+        ("Total buy-ins", "100.00"),
+        ("Total fees", "20.00"),
+        ("Total jackpot fees", "0.00"),
+        ("Total bounty parts (apart from the prize pool)", "100.00"),
+        ("Total", "220.00"),
+        ("Receivables: still owed", "0.00"),
+        ("Generated", "01/12/2026 19:30"),
+    ]

@@ -1,0 +1,142 @@
+"""The payout slips read line by line (ROLE-03, PAY-02): a prize's slip and a bounty payment's,
+on the desk's page, in the PDF the winner signs and as the lines the PDF prints. Every value is
+the test's own: the names, the amounts the table and the bounties give, the method, the cashier."""
+
+from datetime import datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+from django.test import Client
+
+from payouts import reports, services
+from payouts.models import BountyAward
+from seating import services as seating
+from tests.payouts.bounty_setup import bounty_event
+from tests.payouts.test_payout_service import finish_at, sign_twice
+from tests.payouts.test_reports_italian import pdf_text
+from tournaments.cashier import services as cashier
+from tournaments.models import LedgerRow, Tournament
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+ROME = ZoneInfo("Europe/Rome")
+
+
+def web(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def lines_of(lines) -> list[tuple[str, str]]:
+    return [(str(label), str(value)) for label, value in lines]
+
+
+def test_role03_a_prize_slip_reads_every_line_on_the_page_and_in_the_pdf(make_tournament, make_person, cashier_actor, actor, director, cashier_user):
+    t = make_tournament(name="Monday Deepstack", buy_in=D("500"), fee=D("50"))
+    entries = [cashier.register(t, make_person("Anna", "Bianchi"), method="CARD", actor=cashier_actor).entry]
+    entries += [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(3)]
+    services.edit_payout_table(t, [{"place": 1, "amount": "1500"}, {"place": 2, "amount": "500"}], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
+    finish_at(entries[0], 1)
+    finish_at(entries[1], 2)
+    sign_twice(t, director)
+    with time_machine.travel(datetime(2026, 12, 1, 23, 40, 5, tzinfo=ROME), tick=False):
+        pay = services.pay_prize(entries[0], method="TRANSFER", reference="TRN-7", actor=cashier_actor)
+    number = pay.row.receipt_number
+    assert lines_of(reports.slip_lines(pay)) == [
+        ("Payout slip", f"#{number}"),
+        ("Date", "01/12/2026 23:40:05"),
+        ("Tournament", "Monday Deepstack"),
+        ("Winner", "Anna Bianchi"),
+        ("Entry", f"#{entries[0].number}"),
+        ("Place", "1"),
+        ("Prize", "Cash"),
+        ("Amount", "€1,500.00"),
+        ("Paid by", "Bank transfer"),
+        ("Reference", "TRN-7"),
+        ("Payee", "Anna Bianchi"),
+        ("Cashier", cashier_user.username),
+    ]
+    pdf = reports.slip_pdf(pay)
+    text = pdf_text(pdf)
+    assert f"(Payout slip #{number})".encode() in pdf  # the PDF's title
+    assert "(Monday Deepstack)" in text and "(Winner's signature: received the amount above)" in text.replace("\\", "")
+    assert "(Bank transfer)" in text and "(TRN-7)" in text and "1,500.00)" in text
+    page = web(cashier_user).get(f"/payouts/slip/{number}/").content.decode()
+    for shown in (
+        "<h1>Monday Deepstack</h1>",
+        "01/12/2026 23:40:05",
+        f'id="slip-number">#{number}<',
+        'id="slip-winner">Anna Bianchi<',
+        f"<dd>#{entries[0].number}</dd>",
+        'id="slip-place">1<',
+        'id="slip-prize">Cash<',
+        'id="slip-amount">€1,500.00<',
+        'id="slip-method">Bank transfer<',
+        'id="slip-reference">TRN-7<',
+        'id="slip-payee">Anna Bianchi<',
+        f"<dd>{cashier_user.username}</dd>",
+    ):
+        assert shown in page, shown
+    assert "REVERSED" not in page and 'id="slip-forfeit"' not in page
+
+
+def test_pay02_a_bounty_slip_names_each_bounty_it_paid_and_says_when_it_was_reversed(make_tournament, make_person, cashier_actor, actor, cashier_user):
+    # A PKO of 3 × €50 bounties, half of a bounty in cash: entry 0 knocks out 2 (25 cash, his head
+    # 75) and 1 (his head 50: 25 cash), and wins: his own head, 100. He collects 150 by cheque.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=3)
+    t.name = "PKO Night"
+    Tournament.objects.filter(pk=t.pk).update(name="PKO Night")
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    with time_machine.travel(datetime(2026, 12, 1, 23, 50, 0, tzinfo=ROME), tick=False):
+        row = services.pay_bounties(e[0], method="CHEQUE", reference="CHQ-12", actor=cashier_actor)
+    winner, first, second = (x.person.full_name for x in e)
+    expected = [
+        ("Payout slip", f"#{row.receipt_number}"),
+        ("Date", "01/12/2026 23:50:00"),
+        ("Tournament", "PKO Night"),
+        ("Winner", winner),
+        ("Entry", f"#{e[0].number}"),
+        ("Prize", "Bounties"),
+        (f"Knocked out {second}", "€25.00"),
+        (f"Knocked out {first}", "€25.00"),
+        ("Own bounty (winner)", "€100.00"),
+        ("Amount", "€150.00"),
+    ]
+    paid_by = [("Paid by", "Cheque"), ("Reference", "CHQ-12"), ("Payee", winner), ("Cashier", cashier_user.username)]
+    assert lines_of(reports.bounty_slip_lines(row)) == expected + paid_by
+    text = pdf_text(reports.bounty_slip_pdf(row))
+    assert f"(Knocked out {second})" in text and "(Own bounty \\(winner\\))" in text and "150.00)" in text
+    page = web(cashier_user).get(f"/payouts/slip/{row.receipt_number}/").content.decode()
+    assert 'id="slip-amount">€150.00<' in page and 'id="slip-reference">CHQ-12<' in page and f'id="slip-payee">{winner}<' in page
+    assert 'id="slip-place"' not in page and 'id="slip-forfeit"' not in page and "REVERSED" not in page
+    assert page.count('class="bounty-line"') == 6  # three bounties, a label and an amount each
+    cashier.reverse(LedgerRow.objects.get(pk=row.pk), reason="paid at the wrong desk", actor=actor)
+    row = LedgerRow.objects.get(pk=row.pk)
+    assert lines_of(reports.bounty_slip_lines(row)) == expected + [("Status", "REVERSED")] + paid_by
+    assert "REVERSED" in web(cashier_user).get(f"/payouts/slip/{row.receipt_number}/").content.decode()
+
+
+def test_pay02_a_mystery_slip_names_the_envelope_drawn_and_the_envelopes_left(make_tournament, make_person, cashier_actor, actor, cashier_user):
+    # 3 × €50 of bounty money in two envelopes of 75, drawn from the money (the table pays 2):
+    # the 3rd out draws nothing, the 2nd draws one; the winner takes the other, left in the bag.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=3, bounty="MYSTERY", mystery_from="ITM")
+    services.edit_payout_table(t, [{"place": 1, "amount": "100"}, {"place": 2, "amount": "50"}], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    services.set_envelopes(t, ["75", "75"], actor=actor)
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    drawn = BountyAward.objects.get(tournament=t, knocked_out=e[1], envelope__isnull=False).envelope
+    row = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    lines = lines_of(reports.bounty_slip_lines(row))
+    assert lines[6:9] == [
+        (f"Knocked out {e[1].person.full_name}: envelope {drawn}", "€75.00"),
+        ("Mystery envelopes left", "€75.00"),
+        ("Amount", "€150.00"),
+    ]
+    assert lines[-3:] == [("Paid by", "Cash"), ("Payee", e[0].person.full_name), ("Cashier", cashier_user.username)]
