@@ -345,3 +345,43 @@ def test_pay02_two_players_out_in_one_hand_draw_two_envelopes_one_after_the_othe
     logged = {ev.payload["knocked_out"]: ev.payload["left"] for ev in TournamentEvent.objects.filter(tournament=t, action="payouts.mystery.drawn")}
     assert logged == {e[2].pk: [1, 2, 3, 4], e[3].pk: sorted({1, 2, 3, 4} - {first})}
     assert services.mystery_bag(Tournament.objects.get(pk=t.pk)).left == sorted({1, 2, 3, 4} - {first, second})
+
+
+def test_pay02_undoing_the_last_bust_puts_the_winner_s_own_bounty_back_on_his_head(make_tournament, make_person, cashier_actor, actor):
+    # 3 players: 0 knocks out 2 (25 cash, 0's head 75), then 1 (25 cash, 25 added: 0's head 100)
+    # and wins: his own 100. Undoing 1's bust takes back that knockout's 25 and the 100: 0's head
+    # is 75 again, 1's 50, and 0 is owed the first knockout's 25 only.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=3)
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    last = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    assert (head(e[0]), owed(t, e[0])) == (0, D("150"))
+    seating.undo_bust(t, last.busts[0], actor=actor, reason="wrong player")
+    assert [head(x) for x in e] == [D("75"), D("50"), 0]
+    assert owed(t, e[0]) == D("25") and not BountyAward.objects.filter(tournament=t, kind=BountyAward.OWN, void="").exists()
+    undone = TournamentEvent.objects.get(tournament=t, action="payouts.bounty.undone")
+    assert (undone.payload["busts"], D(undone.payload["cash"])) == ([last.busts[0].pk], D("125"))
+    assert sorted(undone.payload["awards"]) == sorted(BountyAward.objects.filter(tournament=t, void=BountyAward.UNDONE).values_list("pk", flat=True))
+    assert sel.bounty_money(t)["difference"] == 0
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)  # out again: the same money again
+    assert (head(e[0]), owed(t, e[0])) == (0, D("150"))
+
+
+def test_pay02_undoing_a_mystery_knockout_puts_its_envelope_back_and_takes_the_envelopes_left_back(make_tournament, make_person, cashier_actor, actor):
+    # 3 × €50 in two envelopes of 75, drawn from the money (the table pays 2): the 3rd out draws
+    # nothing, the 2nd one envelope, and the winner takes the other. Undoing the last bust puts
+    # both back in the bag; the bust recorded again draws again.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=3, bounty="MYSTERY", mystery_from="ITM")
+    services.edit_payout_table(t, [{"place": 1, "amount": "100"}, {"place": 2, "amount": "50"}], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    services.set_envelopes(t, ["75", "75"], actor=actor)
+    t.refresh_from_db()  # the envelopes are in its settings now
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    last = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    assert owed(t, e[0]) == D("150") and sel.bounty_money(t)["in_bag"] == 0
+    seating.undo_bust(t, last.busts[0], actor=actor, reason="wrong player")
+    assert owed(t, e[0]) == 0 and not BountyHead.objects.filter(tournament=t).exists()
+    money = sel.bounty_money(t)
+    assert (money["in_bag"], money["owed"], money["difference"]) == (D("150"), 0, 0)
+    assert services.mystery_bag(t).left == [1, 2]
+    seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    assert owed(t, e[0]) == D("150") and BountyAward.objects.filter(tournament=t, void="", envelope__isnull=False).count() == 1
