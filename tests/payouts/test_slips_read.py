@@ -10,13 +10,14 @@ import pytest
 import time_machine
 from django.test import Client
 
-from payouts import reports, services
+from payouts import leaderboard, reports, services
 from payouts.models import BountyAward
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
 from tests.payouts.test_payout_service import finish_at, sign_twice
 from tests.payouts.test_reports_italian import pdf_text
 from tournaments.cashier import services as cashier
+from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -140,3 +141,36 @@ def test_pay02_a_mystery_slip_names_the_envelope_drawn_and_the_envelopes_left(ma
         ("Amount", "€150.00"),
     ]
     assert lines[-3:] == [("Paid by", "Cash"), ("Payee", e[0].person.full_name), ("Cashier", cashier_user.username)]
+
+
+def test_role03_the_winners_report_reads_every_place_shared_paid_and_its_points(make_tournament, make_person, cashier_actor, actor, director):
+    # 6 × €100: the table pays 300 / 150 / 100 / 50. Two players tie for 3rd: places 3 and 4 are
+    # shared, (100 + 50) / 2 = 75 each. The winner collects his 300 at the desk.
+    t = make_tournament(name="Sunday Main", buy_in=D("100"), fee=D("0"))
+    names = [("Anna", "Uno"), ("Bruno", "Due"), ("Carla", "Tre"), ("Dario", "Quattro"), ("Elena", "Cinque"), ("Fabio", "Sei")]
+    e = [cashier.register(t, make_person(*n), method="CARD", actor=cashier_actor).entry for n in names]
+    services.edit_payout_table(t, [{"place": i, "amount": a} for i, a in enumerate(("300", "150", "100", "50"), 1)], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
+    for entry, place in zip(e, (1, 2, 3, 3, 5, 6)):
+        finish_at(entry, place)
+    sign_twice(t, director)
+    services.pay_prize(e[0], method="CASH", actor=cashier_actor)
+    report = reports.standings(t)
+    assert report["title"] == "Final standings: Sunday Main"
+    assert [str(c) for c in report["columns"]] == ["Place", "Player", "Entry", "Cash prize", "Other prizes", "Paid", "Points"]
+    points = [
+        leaderboard.leaderboard_points(6, p, mode="A", buy_in=D("100"), shared_with=n, shared_rule=HouseRules.of(t).lb_shared_rule)
+        for p, n in ((1, 1), (2, 1), (3, 2), (3, 2), (5, 1), (6, 1))
+    ]
+    assert points[2] != leaderboard.leaderboard_points(6, 3, mode="A", buy_in=D("100"))  # the shared rule counts here
+    expected = [
+        ["1", "Anna Uno", str(e[0].number), "300.00", "", "300.00"],
+        ["2", "Bruno Due", str(e[1].number), "150.00", "", "0.00"],
+        ["3 (shared ×2)", "Carla Tre", str(e[2].number), "75.00", "", "0.00"],
+        ["3 (shared ×2)", "Dario Quattro", str(e[3].number), "75.00", "", "0.00"],
+        ["5", "Elena Cinque", str(e[4].number), "0.00", "", "0.00"],
+        ["6", "Fabio Sei", str(e[5].number), "0.00", "", "0.00"],
+    ]
+    assert report["rows"] == [row + [f"{p:.2f}"] for row, p in zip(expected, points)]
+    assert [(str(k), v) for k, v in report["totals"]] == [("Prize pool", "600.00"), ("Prizes won", "600.00"), ("Paid", "300.00"), ("Participants", "6")]
