@@ -385,3 +385,25 @@ def test_pay02_undoing_a_mystery_knockout_puts_its_envelope_back_and_takes_the_e
     assert services.mystery_bag(t).left == [1, 2]
     seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
     assert owed(t, e[0]) == D("150") and BountyAward.objects.filter(tournament=t, void="", envelope__isnull=False).count() == 1
+
+
+def test_pay02_the_log_says_each_knockout_s_cash_and_added_bounty_and_the_winner_s_own(make_tournament, make_person, cashier_actor, actor):
+    # 3 players: 0 knocks out 2 (25 cash, 25 added to his head), then 1 (the same) and wins his own 100.
+    from tournaments.oversight.selectors import event_sentences
+
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=3)
+    busts = [seating.record_bust(t, [{"entry": x.pk, "eliminators": [e[0].pk]}], actor=actor).busts[0] for x in (e[2], e[1])]
+    rows = list(TournamentEvent.objects.filter(tournament=t, action="payouts.bounty.won").order_by("pk"))
+    a, b, c = (x.person.full_name for x in e)
+    assert [r.sentence for r in event_sentences(rows, "EUR")] == [
+        f"Bounty: {a} knocked out {c} and wins €25.00, and €25.00 is added to the eliminator's bounty",
+        f"Bounty: {a} knocked out {b} and wins €25.00, and €25.00 is added to the eliminator's bounty",
+        f"Bounty: The winner {a} collects the bounty on the winning entry: €100.00",
+    ]
+    awards = list(BountyAward.objects.filter(tournament=t).order_by("pk"))
+    assert [(r.payload["award"], r.payload["bust"], r.payload["knocked_out"], r.payload["entry"]) for r in rows] == [
+        (awards[0].pk, busts[0].pk, e[2].pk, e[0].pk),
+        (awards[1].pk, busts[1].pk, e[1].pk, e[0].pk),
+        (awards[2].pk, None, None, e[0].pk),
+    ]
+    assert all(r.actor == actor.user for r in rows)
