@@ -407,3 +407,17 @@ def test_pay02_the_log_says_each_knockout_s_cash_and_added_bounty_and_the_winner
         (awards[2].pk, None, None, e[0].pk),
     ]
     assert all(r.actor == actor.user for r in rows)
+
+
+def test_pay02_a_mystery_event_whose_envelopes_are_all_drawn_ends_with_none_left_to_give(make_tournament, make_person, cashier_actor, actor):
+    # 3 × €50 in two envelopes of 75, drawn from the start: the two knockouts draw both, and the
+    # winner takes no envelopes left (there are none), nor does the log say he does.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=3, bounty="MYSTERY", mystery_from="START")
+    services.set_envelopes(t, ["75", "75"], actor=actor)
+    t.refresh_from_db()  # the envelopes are in its settings now
+    for x in (e[2], e[1]):
+        seating.record_bust(t, [{"entry": x.pk, "eliminators": [e[0].pk]}], actor=actor)
+    assert Entry.objects.get(pk=e[0].pk).place == 1
+    assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.LEFTOVER).exists()
+    assert not TournamentEvent.objects.filter(tournament=t, action="payouts.bounty.won", payload__kind="LEFTOVER").exists()
+    assert owed(t, e[0]) == D("150") and sel.bounty_money(t)["difference"] == 0
