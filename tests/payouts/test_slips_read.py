@@ -17,6 +17,7 @@ from tests.payouts.bounty_setup import bounty_event
 from tests.payouts.test_payout_service import finish_at, sign_twice
 from tests.payouts.test_reports_italian import pdf_text
 from tournaments.cashier import services as cashier
+from tournaments.eventlog.services import Actor
 from tournaments.house import HouseRules
 from tournaments.models import LedgerRow, Tournament
 
@@ -174,3 +175,39 @@ def test_role03_the_winners_report_reads_every_place_shared_paid_and_its_points(
     ]
     assert report["rows"] == [row + [f"{p:.2f}"] for row, p in zip(expected, points)]
     assert [(str(k), v) for k, v in report["totals"]] == [("Prize pool", "600.00"), ("Prizes won", "600.00"), ("Paid", "300.00"), ("Participants", "6")]
+
+
+def test_role03_the_payments_report_lists_prizes_and_bounties_in_time_order_with_the_reversed_one(
+    make_tournament, make_person, cashier_actor, actor, director, cashier_user
+):
+    # A PKO of 3 (€50 + €50 bounty): 0 knocks out 2 and 1 and wins, 25 + 25 + his own 100 = 150 in
+    # bounties; the table pays 100 / 50. The desk pays 0's bounties, then his prize by transfer,
+    # then 1's prize in cash, which the director reverses: it stays listed, out of the totals.
+    t, e = bounty_event(make_tournament, make_person, cashier_actor, actor, players=3)
+    services.edit_payout_table(t, [{"place": 1, "amount": "100"}, {"place": 2, "amount": "50"}], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    for x in (e[2], e[1]):
+        seating.record_bust(t, [{"entry": x.pk, "eliminators": [e[0].pk]}], actor=actor)
+    sign_twice(t, director)
+    at = [datetime(2026, 12, 1, 20, m, 0, tzinfo=ROME) for m in (0, 5, 10)]
+    with time_machine.travel(at[0], tick=False):
+        bounties = services.pay_bounties(e[0], method="CASH", actor=cashier_actor)
+    with time_machine.travel(at[1], tick=False):
+        first = services.pay_prize(e[0], method="TRANSFER", reference="TRN-1", actor=cashier_actor)
+    with time_machine.travel(at[2], tick=False):
+        second = services.pay_prize(e[1], method="CASH", actor=cashier_actor)
+    cashier.reverse(second.row, reason="paid the wrong person", actor=Actor(director, "desk-1"))
+    a, b = e[0].person.full_name, e[1].person.full_name
+    report = reports.payments(t)
+    assert report["title"] == f"Prize payments: {t.name}"
+    assert report["rows"] == [
+        [str(bounties.receipt_number), "01/12/2026 20:00", a, "", "Bounty", "150.00", "Cash", "", a, cashier_user.username, ""],
+        [str(first.row.receipt_number), "01/12/2026 20:05", a, "1", "Cash", "100.00", "Bank transfer", "TRN-1", a, cashier_user.username, ""],
+        [str(second.row.receipt_number), "01/12/2026 20:10", b, "2", "Cash", "50.00", "Cash", "", b, cashier_user.username, "reversed"],
+    ]
+    assert [(str(k), v) for k, v in report["totals"]] == [
+        ("Paid", "100.00"),
+        ("Payments", "1"),
+        ("Bounties paid (apart from the prizes)", "150.00"),
+        ("Bounty payments", "1"),
+    ]
