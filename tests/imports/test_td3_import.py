@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from payouts import results_sheet
+from payouts import reports, results_sheet
 from payouts import selectors as psel
 from payouts.models import BountyAward, PrizePayment
 from payouts.selectors.bounties import knockouts_by_entry
@@ -369,3 +369,18 @@ def test_a_planned_event_started_here_is_not_rewritten_by_its_file_saved_later(a
     p = run(bundle(("next.tdt", played)), actor)
     assert p.files[0]["status"] == "unchanged" and "played or sold here" in p.files[0]["reason"]
     assert stored() == before
+
+
+def test_role03_an_imported_event_s_winners_report_ends_with_td3_s_entries_and_fees_said_to_be_imported(actor):
+    """Club night, as TD3 recorded it: 6 entries, 1 rebuy, 1 add-on, 70.00 of fees, a pot of 700."""
+    run(bundle(("club.tdt", td3.club_night())), actor)
+    t = Tournament.objects.get()
+    totals = [(str(k), str(v)) for k, v in reports.standings(t)["totals"]]
+    assert totals[0][0] == "Prize pool" and totals[0][1].startswith("700.00")
+    assert totals[-5:] == [
+        ("Entries", "6"),
+        ("Rebuys", "1"),
+        ("Add-ons", "1"),
+        ("Fees", "70.00"),
+        ("Imported from The Tournament Director", "as TD3 recorded them: the room's archives, no money moved here"),
+    ]
