@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from payouts import reports, services
 from payouts import selectors as sel
-from payouts import services
 from payouts.models import JackpotClaim
 from payouts.services import PayoutError
 from tdmanager.errors import ValidationFailed
@@ -661,3 +661,17 @@ def test_pay12_a_sponsors_money_in_a_side_pool_on_the_fund_is_in_the_lobbys_jack
     pool = services.create_side_pool(t, kind="JACKPOT", name="Jackpot", actor=actor, fund=fund, from_ledger=False)
     services.contribute_side_pool(pool, D("200.00"), actor=actor, note="sponsor")
     assert build_snapshot(t)["jackpot"]["fund"] == "1205.00"
+
+
+@pytest.mark.django_db
+def test_pay12_a_slip_says_a_share_of_the_fund_that_is_not_a_whole_percent(jt, make_person, cashier_actor, floor_actor, fund, client, cashier_user):
+    # The house pays 12.5 % of the fund after level 1: the slip says so, not a rounded 12 %.
+    t = jt(jackpot_late_percent="12.5")
+    e = cashier.register(t, make_person("Anna", "Verdi"), method="CASH", actor=cashier_actor, jackpot=True).entry
+    at_level(t, 4)
+    claim = services.claim_jackpot(t, [e], both_hole_cards=True, actor=floor_actor).claims.get()
+    payment = services.pay_jackpot(claim, method="CASH", actor=cashier_actor)
+    slip = dict((str(k), str(v)) for k, v in reports.slip_lines(payment))
+    assert slip["Prize"] == "Jackpot (royal flush, level 4, 12.50% of the fund)"
+    client.force_login(cashier_user)
+    assert "Jackpot (royal flush, level 4, 12.50% of the fund)" in client.get(f"/payouts/slip/{payment.row.receipt_number}/").content.decode()
