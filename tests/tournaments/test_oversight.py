@@ -483,3 +483,19 @@ def test_role02_a_bounty_event_s_prestart_report_reads_every_cell_and_total(make
         ("Receivables: still owed", "0.00"),
         ("Generated", "01/12/2026 19:30"),
     ]
+
+
+def test_role02_an_addendum_keeps_its_own_stubs_and_the_time_it_was_issued_once_later_ones_follow(started, make_person, cashier_actor):
+    rome = ZoneInfo("Europe/Rome")
+    dario = _late_sale(started, make_person("Dario", "Late"), cashier_actor)
+    with time_machine.travel(datetime(2026, 12, 1, 21, 15, 0, tzinfo=rome), tick=False):
+        oversight.issue_stub_addendum(started, actor=cashier_actor)
+    _late_sale(started, make_person("Elena", "Later"), cashier_actor)
+    oversight.issue_stub_addendum(started, actor=cashier_actor)
+    first = reports.build(started, "addendum-1")
+    assert first["title"] == f"Addendum 1 to the pre-start report: {started.name}"
+    assert [row[0] for row in first["rows"]] == [str(dario.row.receipt_number)]
+    totals = [(str(k), v) for k, v in first["totals"]]
+    assert totals[0] == ("Stubs", "1") and totals[-1] == ("Issued", "01/12/2026 21:15")
+    # The pre-start report counts the three registered before the start, never the late two.
+    assert dict((str(k), v) for k, v in reports.prestart(started)["totals"])["Registered"] == "3"
