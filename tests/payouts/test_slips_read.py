@@ -211,3 +211,25 @@ def test_role03_the_payments_report_lists_prizes_and_bounties_in_time_order_with
         ("Bounties paid (apart from the prizes)", "150.00"),
         ("Bounty payments", "1"),
     ]
+
+
+def test_role03_a_trophy_reads_beside_the_cash_and_is_handed_over_with_no_receipt_and_no_money(make_tournament, make_person, cashier_actor, actor, director):
+    # 3 × €100: 200 / 100, and a trophy for the winner. Handed over at the desk it moves no money:
+    # the payments report lists it with no receipt, out of the money paid.
+    t = make_tournament(name="Trophy Night", buy_in=D("100"), fee=D("0"))
+    e = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(3)]
+    table = [{"place": 1, "amount": "200"}, {"place": 2, "amount": "100"}, {"place": 1, "kind": "ITEM", "amount": "0", "description": "Trophy"}]
+    services.edit_payout_table(t, table, actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
+    for entry, place in zip(e, (1, 2, 3)):
+        finish_at(entry, place)
+    sign_twice(t, director)
+    services.pay_prize(e[0], method="CASH", actor=cashier_actor)
+    services.pay_prize(e[0], method="CASH", actor=cashier_actor, source="MAIN:ITEM")
+    rows = reports.standings(t)["rows"]
+    assert [row[3:6] for row in rows] == [["200.00", "Item: Trophy (0.00)", "200.00"], ["100.00", "", "0.00"], ["0.00", "", "0.00"]]
+    assert dict((str(k), v) for k, v in reports.standings(t)["totals"])["Prizes won"] == "300.00"
+    payments = reports.payments(t)
+    assert [(row[0] == "", row[3], row[4], row[5]) for row in payments["rows"]] == [(False, "1", "Cash", "200.00"), (True, "1", "Item", "0.00")]
+    assert [(str(k), v) for k, v in payments["totals"]] == [("Paid", "200.00"), ("Payments", "2")]
