@@ -421,3 +421,16 @@ def test_pay02_a_mystery_event_whose_envelopes_are_all_drawn_ends_with_none_left
     assert not BountyAward.objects.filter(tournament=t, kind=BountyAward.LEFTOVER).exists()
     assert not TournamentEvent.objects.filter(tournament=t, action="payouts.bounty.won", payload__kind="LEFTOVER").exists()
     assert owed(t, e[0]) == D("150") and sel.bounty_money(t)["difference"] == 0
+
+
+@pytest.mark.parametrize(("day", "draws"), [(1, False), (2, True)])
+def test_pay02_a_mystery_event_from_day_2_draws_on_day_2_only(make_tournament, make_person, cashier_actor, actor, day, draws):
+    # Envelopes from Day 2 (the flights service marks each day's event): a knockout on Day 1
+    # draws nothing; on Day 2 it draws one of the two envelopes (150 and 50).
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from="DAY2", multiday_day=day)
+    services.set_envelopes(t, ["150", "50"], actor=actor)
+    t.refresh_from_db()  # the envelopes are in its settings now
+    seating.record_bust(t, [{"entry": e[3].pk, "eliminators": [e[0].pk]}], actor=actor)
+    award = BountyAward.objects.get(tournament=t, knocked_out=e[3])
+    assert (award.envelope is not None, award.cash > 0) == (draws, draws)
+    assert owed(t, e[0]) == award.cash and sel.bounty_money(t)["difference"] == 0
