@@ -434,3 +434,17 @@ def test_pay02_a_mystery_event_from_day_2_draws_on_day_2_only(make_tournament, m
     award = BountyAward.objects.get(tournament=t, knocked_out=e[3])
     assert (award.envelope is not None, award.cash > 0) == (draws, draws)
     assert owed(t, e[0]) == award.cash and sel.bounty_money(t)["difference"] == 0
+
+
+def test_pay02_a_knockout_once_every_envelope_is_drawn_is_recorded_and_draws_nothing(make_tournament, make_person, cashier_actor, actor):
+    # 4 × €50 in two envelopes of 100, drawn from the start: the first two knockouts draw both;
+    # the third is a knockout all the same (the league counts it), with nothing left to draw.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4, bounty="MYSTERY", mystery_from="START")
+    services.set_envelopes(t, ["100", "100"], actor=actor)
+    t.refresh_from_db()  # the envelopes are in its settings now
+    for x in (e[3], e[2], e[1]):
+        seating.record_bust(t, [{"entry": x.pk, "eliminators": [e[0].pk]}], actor=actor)
+    third = BountyAward.objects.get(tournament=t, knocked_out=e[1])
+    assert (third.kind, third.winner_id, third.envelope, third.seed, third.cash) == (BountyAward.KNOCKOUT, e[0].pk, None, None, 0)
+    assert Entry.objects.get(pk=e[1].pk).status == Entry.BUSTED and sel.knockouts_by_entry(t) == {e[0].pk: 3}
+    assert owed(t, e[0]) == D("200") and sel.bounty_money(t)["difference"] == 0
