@@ -730,10 +730,3 @@ def bounty_slip_lines(row: LedgerRow) -> list[tuple[str, str]]:
 def bounty_slip_pdf(row: LedgerRow) -> bytes:
     """An 80 mm slip of a bounty payment with a signature line for the player."""
     return _slip_pdf(bounty_slip_lines(row), row.tournament)
-
-
-def tournament_totals(t) -> dict:
-    """Shown on the payouts page: money in and out at a glance (``bounty``: PAY-02's bounty money,
-    apart from the prize pool, ``sel.bounty_money``)."""
-    got, out = sel.money_in(t), sel.money_out(t)
-    return {"in": got, "out": out, "bounty": sel.bounty_money(t), "rows": LedgerRow.objects.filter(Q(tournament=t)).count()}
