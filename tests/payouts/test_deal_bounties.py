@@ -527,3 +527,29 @@ def test_pay09_the_log_says_what_each_player_took_in_the_deal_and_who_approved_i
     assert [(r.actor, r.payload["deal"], r.payload["bounty_in_deal"]) for r in rows] == [(director, deal.pk, "APART")] * 3
     said = bounty_sentences(m)[-3:]
     assert said == [f"Bounty: {x.person.full_name} takes €50.00 of the bounty money shared in the deal" for x in (ma, mb, mc)]
+
+
+def test_pay09_one_euro_left_in_the_bag_at_a_deal_is_carried_over(make_tournament, make_person, cashier_actor, actor):
+    # 3 × €0.50 of bounty money in three envelopes of 0.50: the first knockout draws one, the two
+    # left deal with €1.00 in the bag, which the house carries over to its next mystery event.
+    t, e = bounty_event(
+        make_tournament,
+        make_person,
+        cashier_actor,
+        actor,
+        players=3,
+        table=["100", "50"],
+        bounty="MYSTERY",
+        bounty_amount="0.50",
+        mystery_from="START",
+        mystery_leftover="CARRY_OVER",
+    )
+    services.set_envelopes(t, ["0.50", "0.50", "0.50"], actor=actor)
+    t.refresh_from_db()
+    out(t, e[2], e[0], actor)
+    a, b = e[:2]
+    agree_and_approve(services.propose_deal(t, stacks_of([a, b], [3000, 2000]), method=Deal.CHIP_CHOP, actor=actor), [a, b], actor)
+    carried = BountyAward.objects.get(tournament=t, kind=BountyAward.LEFTOVER)
+    assert (carried.winner_id, carried.cash) == (None, D("1.00"))
+    money = sel.bounty_money(t)
+    assert (money["carried"], money["in_bag"], money["difference"]) == (D("1.00"), 0, 0)
