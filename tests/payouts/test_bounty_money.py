@@ -448,3 +448,32 @@ def test_pay02_a_knockout_once_every_envelope_is_drawn_is_recorded_and_draws_not
     assert (third.kind, third.winner_id, third.envelope, third.seed, third.cash) == (BountyAward.KNOCKOUT, e[0].pk, None, None, 0)
     assert Entry.objects.get(pk=e[1].pk).status == Entry.BUSTED and sel.knockouts_by_entry(t) == {e[0].pk: 3}
     assert owed(t, e[0]) == D("200") and sel.bounty_money(t)["difference"] == 0
+
+
+def test_pay02_undoing_a_bust_whose_bounty_has_passed_on_names_the_player_knocked_out_since(make_tournament, make_person, cashier_actor, actor):
+    # 1 out to 0, then 0 out to 2: the bounty 0 won has passed on to 2.
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=4)
+    first = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+    seating.record_bust(t, [{"entry": e[0].pk, "eliminators": [e[2].pk]}], actor=actor)
+    with pytest.raises(DomainError) as refused:
+        services.undo_knockouts(t, first.busts, actor)
+    assert (refused.value.code, refused.value.message) == (
+        "bounty_passed_on",
+        f"The bounty won here has passed on: {e[0].person.full_name} was knocked out since. Undo that bust first.",
+    )
+
+
+def test_pay02_an_undo_gives_back_only_this_event_s_own_bounty_and_only_once(make_tournament, make_person, cashier_actor, actor):
+    # Another PKO has ended: its winner's own bounty stays his. Here 0 knocks out 2 and 1 and wins
+    # his own 100; the last bust undone twice (recorded again between) gives it back once each time.
+    other, o = pko(make_tournament, make_person, cashier_actor, actor, players=2)
+    seating.record_bust(other, [{"entry": o[1].pk, "eliminators": [o[0].pk]}], actor=actor)
+    own = BountyAward.objects.get(tournament=other, kind=BountyAward.OWN)
+    t, e = pko(make_tournament, make_person, cashier_actor, actor, players=3)
+    seating.record_bust(t, [{"entry": e[2].pk, "eliminators": [e[0].pk]}], actor=actor)
+    for _ in range(2):
+        last = seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)
+        seating.undo_bust(t, last.busts[0], actor=actor, reason="wrong player")
+        assert [head(x) for x in e] == [D("75"), D("50"), 0]
+    assert BountyAward.objects.get(pk=own.pk).void == "" and head(o[0]) == 0
+    assert owed(other, o[0]) == own.cash + D("25")
