@@ -359,7 +359,7 @@ def test_pay02_undoing_the_last_bust_puts_the_winner_s_own_bounty_back_on_his_he
     assert [head(x) for x in e] == [D("75"), D("50"), 0]
     assert owed(t, e[0]) == D("25") and not BountyAward.objects.filter(tournament=t, kind=BountyAward.OWN, void="").exists()
     undone = TournamentEvent.objects.get(tournament=t, action="payouts.bounty.undone")
-    assert (undone.payload["busts"], D(undone.payload["cash"])) == ([last.busts[0].pk], D("125"))
+    assert (undone.payload["busts"], D(undone.payload["cash"]), undone.actor) == ([last.busts[0].pk], D("125"), actor.user)
     assert sorted(undone.payload["awards"]) == sorted(BountyAward.objects.filter(tournament=t, void=BountyAward.UNDONE).values_list("pk", flat=True))
     assert sel.bounty_money(t)["difference"] == 0
     seating.record_bust(t, [{"entry": e[1].pk, "eliminators": [e[0].pk]}], actor=actor)  # out again: the same money again
@@ -477,3 +477,18 @@ def test_pay02_an_undo_gives_back_only_this_event_s_own_bounty_and_only_once(mak
         assert [head(x) for x in e] == [D("75"), D("50"), 0]
     assert BountyAward.objects.get(pk=own.pk).void == "" and head(o[0]) == 0
     assert owed(other, o[0]) == own.cash + D("25")
+
+
+def test_pay02_another_mystery_event_s_draws_leave_this_bag_whole(make_tournament, make_person, cashier_actor, actor):
+    # Two mystery events of 3 × €50, each in envelopes of 100 and 50: a draw in one takes nothing
+    # out of the other's bag.
+    bags = []
+    for _ in range(2):
+        t, e = pko(make_tournament, make_person, cashier_actor, actor, players=3, bounty="MYSTERY", mystery_from="START")
+        services.set_envelopes(t, ["100", "50"], actor=actor)
+        t.refresh_from_db()  # the envelopes are in its settings now
+        bags.append((t, e))
+    (first, fe), (second, _se) = bags
+    seating.record_bust(first, [{"entry": fe[2].pk, "eliminators": [fe[0].pk]}], actor=actor)
+    assert len(services.mystery_bag(first).left) == 1
+    assert services.mystery_bag(second).left == [1, 2] and sel.bounty_money(second)["in_bag"] == D("150")
