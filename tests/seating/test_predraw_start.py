@@ -5,12 +5,12 @@ the start's draw, and the start forms no final table and waives no short table's
 import pytest
 from django.utils import timezone
 
+from seating import engine, replay, services
 from seating import predraw as engine_predraw
-from seating import replay, services
 from seating.models import PreDrawSeat, Table
 from seating.services import draws as draw_services
 from tournaments.cashier import services as cashier
-from tournaments.models import Tournament
+from tournaments.models import Person, Tournament
 from tournaments.setup import lifecycle
 
 from .test_support import add_entries, seat_map
@@ -140,3 +140,29 @@ def test_seat02_the_start_names_the_later_sessions_and_the_first_in_its_refusal_
     assert start.payload["predraw_session"] == "Mon" and start.payload["later_sessions"] == [[second.pk, "Wed"]]
     seats = where(t)
     assert seats[first.pk] == (1, 1) and fourth.pk in seats and second.pk in seats and third.pk in seats and unpaid.pk not in seats
+
+
+def test_seat07_a_pair_kept_apart_is_drawn_at_two_tables_at_an_ordinary_start(make_tournament, actor, monkeypatch):
+    t = make_tournament(settings={"start_players_per_table": 2})  # four players: two tables of two
+    a, c, d, b = add_entries(t, 4)
+    services.add_keep_apart(t, a.person, b.person, actor=actor, reason="spouses")
+
+    def together_if_not_kept_apart(seed):
+        out = engine.draw_seats([a.pk, c.pk, d.pk, b.pk], capacity=9, rng=replay.rng_of(seed), max_players_per_table=2)
+        return any({a.pk, b.pk} <= set(tb.seats.values()) for tb in out.tables)
+
+    start = start_with_seed(monkeypatch, t, actor, seed_where(together_if_not_kept_apart))
+    seats = where(t)
+    assert seats[a.pk][0] != seats[b.pk][0]
+    assert start.payload["apart_swaps"] == 1 and "predraw_session" not in start.payload
+
+
+def test_seat02_a_draw_in_advance_none_of_whose_first_session_is_here_leaves_the_start_an_ordinary_draw(make_tournament, actor, cashier_actor):
+    t = make_tournament()
+    gone = cashier.register(t, Person.objects.create(first_name="Gone", last_name="Away"), method="CASH", actor=cashier_actor).entry
+    told(t, {gone.pk: (1, 5)})
+    cashier.refund(gone, reason="cannot come", actor=cashier_actor)  # the only one drawn in advance
+    add_entries(t, 6)  # registered since
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    start = t.events.get(action="seating.draw.initial")
+    assert "predraw_session" not in start.payload and len(start.payload["assignment"]) == 6
