@@ -9,7 +9,7 @@ import pytest
 
 from seating import selectors
 from seating import services as seating
-from seating.models import CardRoom, RoomTable, Seat, Table
+from seating.models import CardRoom, ManualDraw, RoomTable, Seat, Table
 from seating.services import cardrooms
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
@@ -442,3 +442,49 @@ def test_tables_one_to_twelve_are_added_in_one_step_on_the_page_and_through_the_
     # an event drawn in the hall plays at the new tables, in their order
     t = started(make_tournament, make_person, actor, 20, name="Main Event")
     assert in_play(t) == [1, 2, 3] and held(t) == [1, 2, 3]
+
+
+@pytest.mark.django_db
+def test_a_manual_start_keeps_the_tables_its_seat_cards_name_until_the_cards_are_in(room, make_tournament, make_person, actor):
+    t = make_tournament(name="By hand", settings={"draw_mode": "MANUAL"})
+    fill(t, make_person, actor, 12)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t, status=ManualDraw.OPEN)
+    assert sorted({tb for tb, _s in d.cards}) == [11, 12]  # the room's first tables, on the printed cards
+    assert sorted(RoomTable.objects.filter(reserved_for=t).values_list("number", flat=True)) == [11, 12]
+    other = started(make_tournament, make_person, actor, 9, name="Meanwhile")
+    assert in_play(other) == [13]  # the tables on the cards are not the others' to take
+
+
+@pytest.mark.django_db
+def test_an_event_set_to_a_zone_of_the_room_draws_that_zones_tables_first(room, make_tournament, make_person, actor):
+    for n in (15, 16):
+        cardrooms.save_table(room, n, seats=9, position=n, zone="TV", actor=actor)
+    t = started(make_tournament, make_person, actor, 12, name="Televised", settings={"room_zone": "TV"})
+    assert in_play(t) == held(t) == [15, 16]  # its zone first, though tables 11 and 12 come first in the house's order
+
+
+@pytest.mark.django_db
+def test_an_event_whose_tables_are_kept_in_the_main_hall_plays_there_not_in_the_side_room(db, actor, make_tournament, make_person):
+    main = cardrooms.save_room("Sala principale", actor=actor, position=1)
+    side = cardrooms.save_room("Saletta", actor=actor, position=2)
+    for n in (1, 2):
+        cardrooms.save_table(main, n, seats=9, actor=actor)
+    for n in (51, 52):
+        cardrooms.save_table(side, n, seats=9, actor=actor)
+    t = make_tournament(name="Kept")
+    fill(t, make_person, actor, 10)
+    for n in (1, 2):
+        cardrooms.reserve(main, n, t, actor=actor)  # the main hall's two tables, kept for it
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert in_play(t) == held(t) == [1, 2]
+
+
+@pytest.mark.django_db
+def test_late_registration_read_by_another_process_opens_the_rooms_next_free_table(room, make_tournament, make_person, actor):
+    from seating.services import room as room_module
+
+    t = started(make_tournament, make_person, actor, 9)  # one full table: 11
+    room_module.forget(t.pk)  # the next sale is served by another process, which reads the seat map anew
+    fill(t, make_person, actor, 1)
+    assert in_play(t) == held(t) == [11, 12]

@@ -311,3 +311,14 @@ def test_a_busted_player_who_rebuys_sits_in_the_seat_held_for_him_and_his_bust_n
     nxt = t.entries.get(number=4)
     services.record_bust(t, [nxt], actor=actor)
     assert Entry.objects.get(pk=nxt.pk).place == 12  # twelve players again: the next one out is twelfth
+
+
+def test_the_seat_given_by_hand_at_a_table_of_four_a_table_start_is_kept(make_tournament, actor):
+    t = make_tournament(settings={"start_players_per_table": 4})  # 9-max tables, eight players: two tables of four
+    add_entries(t, 8)
+    given = t.entries.order_by("number").last()
+    services.reserve_seat(t, given, 2, 3, actor=actor, reason="wheelchair")
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert seat_map(t)[2][3] == given.pk
+    start = t.events.get(action="seating.draw.initial")
+    assert start.payload["reserved"] == [[given.pk, 2, 3]]  # not drawn: the seat given by hand (SEAT-07)

@@ -170,3 +170,29 @@ def test_a_manual_redraw_cancels_the_cards_printed_before_and_logs_the_new_cards
         "reason": "cards mixed up",
     }
     assert sorted(map(tuple, row["payload"]["cards"])) == sorted(map(tuple, again.cards))
+
+
+def test_a_manual_start_leaves_another_events_open_seat_cards_alone(make_tournament, actor):
+    first, entries = manual(make_tournament, 6, name="Main Event")
+    lifecycle.start(first, actor=actor, prestart_report_sent=True)
+    other, _ = manual(make_tournament, 6, name="Side Event")
+    lifecycle.start(other, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=first)
+    assert d.status == ManualDraw.OPEN and [x["id"] for x in selectors.manual_draws(first)] == [d.pk]
+    for entry, (table, seat) in zip(entries, d.cards, strict=True):
+        services.enter_card(first, entry, table, seat, actor=actor)
+    assert {e for seats in seat_map(first).values() for e in seats.values()} == {e.pk for e in entries}
+
+
+def test_a_manual_redraw_leaves_the_cards_already_applied_as_done(make_tournament, actor):
+    t, entries = manual(make_tournament, 3)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t)
+    for entry, (table, seat) in zip(entries, d.cards, strict=True):
+        services.enter_card(t, entry, table, seat, actor=actor)
+    applied = ManualDraw.objects.get(pk=d.pk)
+    services.draw(t, actor=actor, redraw=True, reason="the cards were shown before the draw")
+    [shown] = selectors.manual_draws(t, draw_id=d.pk)  # its cards printed again by its number
+    assert shown["status"] == ManualDraw.DONE
+    assert ManualDraw.objects.get(pk=d.pk).done_at == applied.done_at
+    assert ManualDraw.objects.filter(tournament=t, status=ManualDraw.OPEN).count() == 1
