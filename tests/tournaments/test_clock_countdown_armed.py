@@ -1,0 +1,83 @@
+"""CLK-03: a new level starts when the clock reaches zero. The task that moves it is armed when
+the level's end comes within five minutes (not before: the broker would keep it an hour), once
+per clock version, with a marker that outlives the window by a minute; armed half a second
+before the end, it goes half a second later."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from tdmanager import realtime
+from tournaments import tasks
+from tournaments.cashier import services as cashier
+from tournaments.clock import services as clock_services
+from tournaments.models import Clock
+from tournaments.setup import lifecycle
+
+pytestmark = pytest.mark.django_db
+T0 = timezone.now().replace(microsecond=0) + timedelta(days=1)
+
+
+class Markers:
+    """The Redis calls arming makes (SET NX EX), in memory, each kept with its expiry."""
+
+    def __init__(self):
+        self.expiry = {}
+
+    def set(self, key, value, nx=False, ex=None):
+        if nx and key in self.expiry:
+            return None
+        self.expiry[key] = ex
+        return True
+
+    def hincrby(self, key, field, amount=1):
+        return amount
+
+    def publish(self, channel, message):
+        return 0
+
+
+@pytest.fixture
+def armed(settings, monkeypatch, make_tournament, make_person, actor, cashier_actor):
+    settings.REDIS_URL, settings.TDM_ARM_CLOCK_TASKS = "redis://127.0.0.1:1/0", True
+    markers = Markers()
+    monkeypatch.setattr(realtime.bus, "_client", markers)
+    sent = []
+    monkeypatch.setattr(tasks.clock_tick, "apply_async", lambda args, kwargs=None, countdown=None: sent.append((tuple(args), countdown)))
+    t = make_tournament()
+    for _ in range(3):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    lifecycle.start(t, actor=actor)
+    return t, markers, sent
+
+
+def version(t):
+    return Clock.objects.get(tournament=t).version
+
+
+def test_a_levels_end_is_armed_once_it_is_five_minutes_away(armed, actor, settings, django_capture_on_commit_callbacks):
+    t, markers, sent = armed
+    with time_machine.travel(T0, tick=False), django_capture_on_commit_callbacks(execute=True):
+        clock_services.start_clock(t, actor=actor, now=T0)  # level 1's 20 minutes: too far
+        clock_services.set_time_left(t, 301, actor=actor, now=T0)
+    assert sent == [] and markers.expiry == {}
+    with time_machine.travel(T0, tick=False), django_capture_on_commit_callbacks(execute=True):
+        clock_services.set_time_left(t, 300, actor=actor, now=T0)
+    v = version(t)
+    assert sent == [((t.pk, v), 300.0)]
+    assert markers.expiry == {f"{settings.TDM_NAMESPACE}:armed:{t.pk}:{v}": 360}
+
+
+def test_a_countdown_armed_half_a_second_before_the_end_goes_half_a_second_later(armed, actor, django_capture_on_commit_callbacks):
+    """The director sets one minute left; the commit's countdown is armed (a slow commit) with
+    half a second of that minute left: it is sent to go in half a second, not a second."""
+    t, _markers, sent = armed
+    with time_machine.travel(T0, tick=False), django_capture_on_commit_callbacks() as callbacks:
+        clock_services.start_clock(t, actor=actor, now=T0)
+        clock_services.set_time_left(t, 60, actor=actor, now=T0)
+    with time_machine.travel(T0 + timedelta(seconds=59.5), tick=False):
+        for callback in callbacks:
+            callback()
+    assert sent == [((t.pk, version(t)), 0.5)]
