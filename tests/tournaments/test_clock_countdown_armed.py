@@ -32,6 +32,10 @@ class Markers:
         self.expiry[key] = ex
         return True
 
+    def armed(self):
+        """The countdowns' markers (the players' announcements keep markers of their own)."""
+        return {key: ex for key, ex in self.expiry.items() if ":armed:" in key}
+
     def hincrby(self, key, field, amount=1):
         return amount
 
@@ -62,12 +66,12 @@ def test_a_levels_end_is_armed_once_it_is_five_minutes_away(armed, actor, settin
     with time_machine.travel(T0, tick=False), django_capture_on_commit_callbacks(execute=True):
         clock_services.start_clock(t, actor=actor, now=T0)  # level 1's 20 minutes: too far
         clock_services.set_time_left(t, 301, actor=actor, now=T0)
-    assert sent == [] and markers.expiry == {}
+    assert sent == [] and markers.armed() == {}
     with time_machine.travel(T0, tick=False), django_capture_on_commit_callbacks(execute=True):
         clock_services.set_time_left(t, 300, actor=actor, now=T0)
     v = version(t)
     assert sent == [((t.pk, v), 300.0)]
-    assert markers.expiry == {f"{settings.TDM_NAMESPACE}:armed:{t.pk}:{v}": 360}
+    assert markers.armed() == {f"{settings.TDM_NAMESPACE}:armed:{t.pk}:{v}": 360}
 
 
 def test_a_countdown_armed_half_a_second_before_the_end_goes_half_a_second_later(armed, actor, django_capture_on_commit_callbacks):
@@ -81,3 +85,13 @@ def test_a_countdown_armed_half_a_second_before_the_end_goes_half_a_second_later
         for callback in callbacks:
             callback()
     assert sent == [((t.pk, version(t)), 0.5)]
+
+
+def test_a_level_the_sweep_moves_is_logged_as_the_systems_from_the_worker(armed, actor):
+    """No countdown ran (a worker down): the beat's sweep moves level 1 on after its 20 minutes,
+    and the log says who did it: no one, from the worker (celery)."""
+    t, _markers, _sent = armed
+    clock_services.start_clock(t, actor=actor, now=T0)
+    assert clock_services.sweep(now=T0 + timedelta(minutes=21)) == 1
+    started = t.events.get(action="tournaments.clock.level_started", payload__level=2)
+    assert (started.actor_id, started.actor_label, started.device) == (None, "system", "celery")
