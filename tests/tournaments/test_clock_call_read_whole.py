@@ -4,6 +4,7 @@ that keeps the call (who called it, on whom, how long), and the refusals word fo
 import pytest
 
 from tournaments.cashier import services as cashier
+from tournaments.floor import services as floor
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +95,21 @@ def test_a_call_and_a_players_time_are_refused_in_words(api, floor_user, directo
     r = api(director).post(url(t, "call-time"), {"entry": p.pk, "seconds": 9}, format="json")
     assert refusal(r) == (409, "bad_time", "Under the HEADS_UP preset a player's clock-call time is 10 to 30 seconds.")
     assert not t.events.filter(action__in=(CALLED, "tournaments.clock.call_time_set")).exists()
+
+
+def test_a_players_own_time_outlasts_a_penalty_logged_on_him(api, floor_user, director, heads_up, actor):
+    """Paolo's time cut to 10 s, then a warning for him (another row of the log naming him): the
+    next call still gives him his 10 s."""
+    t, p = heads_up
+    api(director).post(url(t, "call-time"), {"entry": p.pk, "seconds": 10, "reason": "repeated delay"}, format="json")
+    floor.issue_penalty(t, p, kind="WARNING", reason_code="ABUSIVE_CONDUCT", actor=actor)
+    r = api(floor_user).post(url(t, "call-clock"), {"table": 1, "entry": p.pk}, format="json")
+    assert (r.json()["seconds"], r.json()["player_time"]) == (10, True)
+
+
+@pytest.mark.parametrize("language,words", [("en", "The clock is not running."), ("it", "L'orologio non è in funzione.")])
+def test_a_clock_action_refused_reads_in_the_directors_language(api, director, make_tournament, language, words):
+    """The clock of an event not started cannot be paused: refused in words, in the reader's language."""
+    t = make_tournament()
+    r = api(director).post(url(t, "pause"), {}, format="json", HTTP_ACCEPT_LANGUAGE=language)
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (409, "not_running", words)
