@@ -113,3 +113,16 @@ def test_a_clock_action_refused_reads_in_the_directors_language(api, director, m
     t = make_tournament()
     r = api(director).post(url(t, "pause"), {}, format="json", HTTP_ACCEPT_LANGUAGE=language)
     assert (r.status_code, r.json()["code"], r.json()["detail"]) == (409, "not_running", words)
+
+
+def test_a_heads_up_call_at_a_house_time_above_thirty_seconds_is_refused_in_words(api, floor_user, make_tournament):
+    """The house gave a heads-up event 40 s a call (001 L36 allows 30 at most): the call is
+    refused, naming the preset's range, and nothing is logged."""
+    t = make_tournament(rule_set="HEADS_UP_001", table_size=2, settings={"clock_call_seconds": 40})
+    r = api(floor_user).post(url(t, "call-clock"), {"table": 1}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["detail"]) == (
+        409,
+        "bad_time",
+        "Under the HEADS_UP preset a player's clock-call time is 10 to 30 seconds.",
+    )
+    assert not t.events.filter(action=CALLED).exists()
