@@ -13,7 +13,7 @@ from tdmanager import realtime
 from tournaments import tasks
 from tournaments.cashier import services as cashier
 from tournaments.clock import services as clock_services
-from tournaments.models import Clock
+from tournaments.models import BlindStructure, Clock, StructureItem, Tournament
 from tournaments.setup import lifecycle
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +95,31 @@ def test_a_level_the_sweep_moves_is_logged_as_the_systems_from_the_worker(armed,
     assert clock_services.sweep(now=T0 + timedelta(minutes=21)) == 1
     started = t.events.get(action="tournaments.clock.level_started", payload__level=2)
     assert (started.actor_id, started.actor_label, started.device) == (None, "system", "celery")
+
+
+def test_the_countdown_moves_the_level_and_arms_the_next_one_and_an_early_one_arms_nothing(
+    settings, monkeypatch, make_tournament, actor, django_capture_on_commit_callbacks
+):
+    """Levels of 5 and 4 minutes: level 1's end is armed at the start (300 s). A countdown that
+    comes a minute early changes nothing and arms nothing more; the one at the end starts level 2
+    and arms its end, 240 s later."""
+    settings.REDIS_URL, settings.TDM_ARM_CLOCK_TASKS = "redis://127.0.0.1:1/0", True
+    monkeypatch.setattr(realtime.bus, "_client", Markers())
+    sent = []
+    monkeypatch.setattr(tasks.clock_tick, "apply_async", lambda args, kwargs=None, countdown=None: sent.append((tuple(args), countdown)))
+    st = BlindStructure.objects.create(name="Turbo", is_template=False)
+    for position, minutes in enumerate((5, 4, 4)):
+        StructureItem.objects.create(structure=st, position=position, small_blind=100 * (position + 1), big_blind=200 * (position + 1), minutes=minutes)
+    t = make_tournament(status=Tournament.RUNNING, structure=st)
+    with time_machine.travel(T0, tick=False), django_capture_on_commit_callbacks(execute=True):
+        clock_services.start_clock(t, actor=actor, now=T0)
+    v = version(t)
+    assert sent == [((t.pk, v), 300.0)]
+    early = T0 + timedelta(minutes=4)
+    with time_machine.travel(early, tick=False), django_capture_on_commit_callbacks(execute=True):
+        assert clock_services.advance_clock(t.pk, expected_version=v, now=early) is False
+    assert sent == [((t.pk, v), 300.0)]
+    end = T0 + timedelta(minutes=5)
+    with time_machine.travel(end, tick=False), django_capture_on_commit_callbacks(execute=True):
+        assert clock_services.advance_clock(t.pk, expected_version=v, now=end) is True
+    assert sent == [((t.pk, v), 300.0), ((t.pk, version(t)), 240.0)]
