@@ -123,3 +123,14 @@ def test_the_countdown_moves_the_level_and_arms_the_next_one_and_an_early_one_ar
     with time_machine.travel(end, tick=False), django_capture_on_commit_callbacks(execute=True):
         assert clock_services.advance_clock(t.pk, expected_version=v, now=end) is True
     assert sent == [((t.pk, v), 300.0), ((t.pk, version(t)), 240.0)]
+
+
+def test_the_sweep_moves_every_overdue_clock_each_its_own(make_tournament, actor):
+    """Three events, the first without a clock yet; the other two started together and no
+    countdown ran for 21 minutes: the sweep moves both past their 20-minute level 1 and counts two."""
+    make_tournament(name="Tomorrow's event")
+    late = [make_tournament(name=name, status=Tournament.RUNNING) for name in ("Main event", "Side event")]
+    for t in reversed(late):  # each clock's row number differs from its event's
+        clock_services.start_clock(t, actor=actor, now=T0)
+    assert clock_services.sweep(now=T0 + timedelta(minutes=21)) == 2
+    assert [Clock.objects.get(tournament=t).item_index for t in late] == [1, 1]
