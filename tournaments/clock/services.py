@@ -1,5 +1,6 @@
-"""Clock services: every director action on the clock, the level transitions Celery drives,
-and the rule effects at level boundaries (late registration, add-on, colour-ups).
+"""Clock services: every director action on the clock (CLK-07), the level transitions Celery
+drives (CLK-03), and the rule effects at level boundaries (late registration, add-on, the
+breaks and their colour-ups: CLK-04, CLK-09).
 
 The ``Clock`` row is the truth. Each change locks it, applies the pure arithmetic of
 ``tournaments.clock``, bumps ``version``, writes one event row and, on commit, publishes the
@@ -83,7 +84,7 @@ def _lock(tournament) -> tuple[Tournament, Clock]:
 
 
 def _store_structure(t: Tournament, items: list) -> None:
-    """Write the tournament's own structure after a break was inserted."""
+    """Write the tournament's own structure after a break was inserted (CLK-04)."""
     t.structure.items.all().delete()
     rows = []
     for i, it in enumerate(items):
@@ -119,7 +120,8 @@ def _store_structure(t: Tournament, items: list) -> None:
 
 
 def _boundary_events(t: Tournament, items, old: engine.ClockState, new: engine.ClockState, actor: Actor):
-    """The rule effects of the items the clock entered between ``old`` and ``new``."""
+    """The rule effects of the items the clock entered between ``old`` and ``new``: a break and
+    its colour-up announced (CLK-04, CLK-09), a level started (CLK-03), the sales closed."""
     if new.item_index <= old.item_index:
         return  # no boundary crossed forward (a jump back re-opens nothing by itself)
     for index in range(old.item_index + 1, new.item_index + 1):
