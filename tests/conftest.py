@@ -152,6 +152,18 @@ def person(make_person):
     return make_person("Mario", "Rossi", nickname="super", phone="+39 333 123 4567", document_id="AB123456")
 
 
+@pytest.fixture
+def heads_up(make_tournament, make_person, cashier_actor):
+    """A heads-up event (the HEADS_UP_001 preset, two seats a table) and its two registered
+    players, Paolo Bianchi and Quinto Verdi: ``(event, paolo, quinto)``."""
+    from tournaments.cashier import services as cashier
+
+    t = make_tournament(rule_set="HEADS_UP_001", table_size=2)
+    p = cashier.register(t, make_person("Paolo", "Bianchi"), method="CASH", actor=cashier_actor).entry
+    q = cashier.register(t, make_person("Quinto", "Verdi"), method="CASH", actor=cashier_actor).entry
+    return t, p, q
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     """Each test starts in the project's language: a request in Italian activates Italian for the

@@ -35,6 +35,17 @@ def sign_twice(t, director):
     services.sign_off_ranking(t, actor=Actor(second))
 
 
+def first_two_signed(t, entries, director, actor):
+    """``entries[0]`` and ``entries[1]`` finish first and second under a locked €1,500 / €500
+    table, and the ranking is signed by the director and a controller: the prizes can be paid."""
+    services.edit_payout_table(t, [{"place": 1, "amount": "1500"}, {"place": 2, "amount": "500"}], actor=actor)
+    services.lock_payout_table(t, actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
+    finish_at(entries[0], 1)
+    finish_at(entries[1], 2)
+    sign_twice(t, director)
+
+
 class TestPrizePool:
     def test_scenario_21_sanremo_pool_and_places_paid(self, make_tournament, make_person, cashier_actor):
         # 200 entries × €1,000 (+€100 fee), 3 % casino deduction.

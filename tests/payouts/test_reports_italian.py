@@ -15,7 +15,7 @@ from django.utils import translation
 
 from payouts import reports, services
 from payouts.models import PrizePayment
-from tests.payouts.test_payout_service import finish_at, sign_twice
+from tests.payouts.test_payout_service import finish_at, first_two_signed, sign_twice
 from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
 
@@ -60,12 +60,7 @@ def test_the_prestart_report_has_a_jackpot_column_so_each_row_adds_up(jackpot_ro
 def test_the_prize_payments_report_names_the_method_in_words(make_tournament, make_person, cashier_actor, actor, director):
     t = make_tournament(buy_in=D("500"), fee=D("50"))
     entries = [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(4)]
-    services.edit_payout_table(t, [{"place": 1, "amount": "1500"}, {"place": 2, "amount": "500"}], actor=actor)
-    services.lock_payout_table(t, actor=actor)
-    Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
-    finish_at(entries[0], 1)
-    finish_at(entries[1], 2)
-    sign_twice(t, director)
+    first_two_signed(t, entries, director, actor)
     services.pay_prize(entries[0], method="TRANSFER", reference="TRN-7", actor=cashier_actor)
     services.pay_prize(entries[1], method="CASH", actor=cashier_actor)
     with translation.override("it"):

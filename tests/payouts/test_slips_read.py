@@ -14,7 +14,7 @@ from payouts import leaderboard, reports, services
 from payouts.models import BountyAward
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
-from tests.payouts.test_payout_service import finish_at, sign_twice
+from tests.payouts.test_payout_service import finish_at, first_two_signed, sign_twice
 from tests.payouts.test_reports_italian import pdf_text
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
@@ -40,12 +40,7 @@ def test_role03_a_prize_slip_reads_every_line_on_the_page_and_in_the_pdf(make_to
     t = make_tournament(name="Monday Deepstack", buy_in=D("500"), fee=D("50"))
     entries = [cashier.register(t, make_person("Anna", "Bianchi"), method="CARD", actor=cashier_actor).entry]
     entries += [cashier.register(t, make_person(), method="CARD", actor=cashier_actor).entry for _ in range(3)]
-    services.edit_payout_table(t, [{"place": 1, "amount": "1500"}, {"place": 2, "amount": "500"}], actor=actor)
-    services.lock_payout_table(t, actor=actor)
-    Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
-    finish_at(entries[0], 1)
-    finish_at(entries[1], 2)
-    sign_twice(t, director)
+    first_two_signed(t, entries, director, actor)
     with time_machine.travel(datetime(2026, 12, 1, 23, 40, 5, tzinfo=ROME), tick=False):
         pay = services.pay_prize(entries[0], method="TRANSFER", reference="TRN-7", actor=cashier_actor)
     number = pay.row.receipt_number

@@ -232,14 +232,20 @@ def test_the_room_page_in_italian(client, director, floor_user, make_tournament,
         assert RoomTable.objects.get(number=2).out_of_service == "panno"
 
 
-@pytest.mark.django_db
-def test_a_full_main_hall_overflows_into_the_side_room(db, actor, make_tournament, make_person):
+def main_hall_and_side_room(actor):
+    """The main hall (tables 1 and 2) and, after it in the house's order, the side room (51 and 52)."""
     main = cardrooms.save_room("Sala principale", actor=actor, position=1)
     side = cardrooms.save_room("Saletta", actor=actor, position=2)
     for n in (1, 2):
         cardrooms.save_table(main, n, seats=9, actor=actor)
     for n in (51, 52):
         cardrooms.save_table(side, n, seats=9, actor=actor)
+    return main, side
+
+
+@pytest.mark.django_db
+def test_a_full_main_hall_overflows_into_the_side_room(db, actor, make_tournament, make_person):
+    main, side = main_hall_and_side_room(actor)
     first = started(make_tournament, make_person, actor, 10, name="First")  # both tables of the main hall
     second = started(make_tournament, make_person, actor, 10, name="Second")  # the side room's two
     assert in_play(first) == [1, 2] and in_play(second) == [51, 52]
@@ -466,12 +472,7 @@ def test_an_event_set_to_a_zone_of_the_room_draws_that_zones_tables_first(room, 
 
 @pytest.mark.django_db
 def test_an_event_whose_tables_are_kept_in_the_main_hall_plays_there_not_in_the_side_room(db, actor, make_tournament, make_person):
-    main = cardrooms.save_room("Sala principale", actor=actor, position=1)
-    side = cardrooms.save_room("Saletta", actor=actor, position=2)
-    for n in (1, 2):
-        cardrooms.save_table(main, n, seats=9, actor=actor)
-    for n in (51, 52):
-        cardrooms.save_table(side, n, seats=9, actor=actor)
+    main, side = main_hall_and_side_room(actor)
     t = make_tournament(name="Kept")
     fill(t, make_person, actor, 10)
     for n in (1, 2):

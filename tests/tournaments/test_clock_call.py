@@ -5,7 +5,6 @@ player uses it."""
 
 import pytest
 
-from tournaments.cashier import services as cashier
 from tournaments.clock import rules as clock_rules
 from tournaments.house import HouseRules
 
@@ -14,14 +13,6 @@ pytestmark = pytest.mark.django_db
 
 def url(t, op):
     return f"/api/v1/tournaments/{t.pk}/clock/{op}/"
-
-
-@pytest.fixture
-def heads_up(make_tournament, make_person, cashier_actor):
-    t = make_tournament(rule_set="HEADS_UP_001", table_size=2)
-    p = cashier.register(t, make_person("Paolo", "Bianchi"), method="CASH", actor=cashier_actor).entry
-    q = cashier.register(t, make_person("Quinto", "Verdi"), method="CASH", actor=cashier_actor).entry
-    return t, p, q
 
 
 def test_a_heads_up_time_above_thirty_seconds_is_refused():

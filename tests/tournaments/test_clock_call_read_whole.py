@@ -15,18 +15,10 @@ def url(t, op):
     return f"/api/v1/tournaments/{t.pk}/clock/{op}/"
 
 
-@pytest.fixture
-def heads_up(make_tournament, make_person, cashier_actor):
-    t = make_tournament(rule_set="HEADS_UP_001", table_size=2)
-    p = cashier.register(t, make_person("Paolo", "Bianchi"), method="CASH", actor=cashier_actor).entry
-    cashier.register(t, make_person("Quinto", "Verdi"), method="CASH", actor=cashier_actor)
-    return t, p
-
-
 def test_a_call_is_answered_and_logged_whole_and_the_players_own_time_says_so(api, floor_user, director, heads_up):
     """Heads-up (001 L36): 30 seconds, no countdown; the preset is silent on expiry, so the TDA's
     rule applies. Cut to 10 s by the director, the next call on Paolo says it is his own time."""
-    t, p = heads_up
+    t, p, _q = heads_up
     r = api(floor_user).post(url(t, "call-clock"), {"table": 1, "entry": p.pk}, format="json")
     assert (r.status_code, r.json()) == (
         200,
@@ -76,7 +68,7 @@ def test_a_call_on_a_player_named_by_the_floor_keeps_the_name_typed(api, floor_u
 def test_a_call_and_a_players_time_are_refused_in_words(api, floor_user, director, heads_up, make_tournament, make_person, cashier_actor):
     """A call with a time of its own; a call and a time for another event's player; a heads-up
     time of 9 s. Each is refused in words and logs nothing."""
-    t, p = heads_up
+    t, p, _q = heads_up
     other = make_tournament(name="Side event")
     stranger = cashier.register(other, make_person(), method="CASH", actor=cashier_actor).entry
 
@@ -100,7 +92,7 @@ def test_a_call_and_a_players_time_are_refused_in_words(api, floor_user, directo
 def test_a_players_own_time_outlasts_a_penalty_logged_on_him(api, floor_user, director, heads_up, actor):
     """Paolo's time cut to 10 s, then a warning for him (another row of the log naming him): the
     next call still gives him his 10 s."""
-    t, p = heads_up
+    t, p, _q = heads_up
     api(director).post(url(t, "call-time"), {"entry": p.pk, "seconds": 10, "reason": "repeated delay"}, format="json")
     floor.issue_penalty(t, p, kind="WARNING", reason_code="ABUSIVE_CONDUCT", actor=actor)
     r = api(floor_user).post(url(t, "call-clock"), {"table": 1, "entry": p.pk}, format="json")

@@ -9,20 +9,12 @@ from tournaments.cashier import services as cashier
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def heads_up(make_tournament, make_person, cashier_actor):
-    t = make_tournament(rule_set="HEADS_UP_001", table_size=2)
-    p = cashier.register(t, make_person("Paolo", "Bianchi"), method="CASH", actor=cashier_actor).entry
-    cashier.register(t, make_person("Quinto", "Verdi"), method="CASH", actor=cashier_actor)
-    return t, p
-
-
 def penalty(api, user, t, **body):
     return api(user).post(f"/api/v1/tournaments/{t.pk}/floor/penalties/", {"kind": "MISSED_ROUNDS", "reason_code": "ABUSIVE_CONDUCT", **body}, format="json")
 
 
 def test_a_heads_up_penalty_without_a_reading_offers_both(api, director, heads_up, make_tournament, make_person, cashier_actor):
-    t, p = heads_up
+    t, p, _q = heads_up
     r = penalty(api, director, t, entry=p.pk, rounds=3, players_at_table=2)
     assert r.status_code == 400 and r.data["code"] == "heads_up_reading_required"
     assert r.data["readings"] == {"ROUNDS_OF_TWO_HANDS": 6, "BLINDS_PAID": 3}
@@ -39,14 +31,14 @@ def test_a_heads_up_penalty_without_a_reading_offers_both(api, director, heads_u
 
 @pytest.mark.parametrize("reading, hands", [("ROUNDS_OF_TWO_HANDS", 6), ("BLINDS_PAID", 3)])
 def test_the_directors_reading_decides_the_hands_and_is_logged(api, director, heads_up, reading, hands):
-    t, p = heads_up
+    t, p, _q = heads_up
     r = penalty(api, director, t, entry=p.pk, rounds=3, heads_up_reading=reading)
     assert r.status_code == 201 and r.data["hands_total"] == hands and r.data["hands_left"] == hands
     assert t.events.get(action="tournaments.penalty.issued").payload["heads_up_reading"] == reading
 
 
 def test_the_floor_page_offers_the_two_readings_only_under_the_heads_up_preset(client, director, heads_up, make_tournament):
-    t, _p = heads_up
+    t, _p, _q = heads_up
     client.force_login(director)
     html = client.get(f"/tournaments/{t.pk}/floor/").content.decode()
     assert 'name="heads_up_reading" value="ROUNDS_OF_TWO_HANDS"' in html and 'name="heads_up_reading" value="BLINDS_PAID"' in html
@@ -58,7 +50,7 @@ def test_the_floor_page_offers_the_two_readings_only_under_the_heads_up_preset(c
 def test_pen06_sent_again_with_the_directors_reading_the_penalty_is_given_once(api, director, heads_up):
     """3 rounds sent without a reading is refused and records nothing; sent again with "blinds
     paid" it is one penalty of 3 hands, the only one on the floor's list and in the log."""
-    t, p = heads_up
+    t, p, _q = heads_up
     assert penalty(api, director, t, entry=p.pk, rounds=3).data["code"] == "heads_up_reading_required"
     r = penalty(api, director, t, entry=p.pk, rounds=3, heads_up_reading="BLINDS_PAID")
     assert r.status_code == 201 and r.data["hands_total"] == 3
