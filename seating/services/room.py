@@ -135,7 +135,8 @@ class Room:
         return self.where.get(entry_id)
 
     def free_number(self) -> int:
-        """The lowest table number not in play (a broken table's number can open again)."""
+        """The lowest table number not in play (a broken table's number can open again): the
+        table a late seat opens when no open seat is left (SEAT-03)."""
         n = 1
         while n in self.tables:
             n += 1
@@ -174,7 +175,7 @@ class Room:
                 self.put(table)
 
     def close(self, number: int):
-        """Take a table out of play (broken, merged into the final table)."""
+        """Take a table out of play (broken, BAL-06, or merged into the final table)."""
         self._touch(number)
         table = self.tables.pop(number)
         for seat, entry in table.seats.items():
@@ -186,7 +187,7 @@ class Room:
         return sorted(self.before)
 
     def bust(self, entries: list[int], place: int, now):
-        """These entries are out with this finishing place: written with the token (``done``)."""
+        """These entries are out with this finishing place (ELM-01): written with the token (``done``)."""
         self.out.append((list(entries), place, now))
 
     def insert(self, rows: list):
@@ -294,8 +295,9 @@ class Room:
             self._open_tables(opened, now)
 
     def _open_tables(self, opened: dict, now):
-        """Tables put in play: a number used before in this tournament gets its row back
-        (its history stays with it), the others new rows, all in a few statements."""
+        """Tables put in play (the start's draw, SEAT-01; a late seat's new table, SEAT-03): a
+        number used before in this tournament gets its row back (its history stays with it),
+        the others new rows, all in a few statements."""
         rows = {}
         for numbers in chunks(opened):
             rows.update((row.number, row) for row in Table.objects.filter(tournament_id=self.tournament_id, number__in=numbers))
@@ -386,7 +388,8 @@ def _fill(row: Table, table: engine.Table, info: TableInfo):
 
 
 def snapshot(number: int, table: engine.Table | None, info: TableInfo | None, waiting: set) -> dict:
-    """A table as JSON for the event log: positions, locks and every seat (entry, waits for the button)."""
+    """A table as JSON for the event log: positions, locks and every seat (entry, waits for the
+    button); what an undone bust or move puts back (ELM-01)."""
     if table is None:
         return {"number": number, "in_play": False}
     return {
