@@ -338,7 +338,8 @@ def _structural(t, room: Room, h: House, apart=(), opened=None) -> list[_Draw]:
 def replan_between_hands(t, room: Room, actor, now=None) -> Outcome:
     """The balancing plan made again with every table between hands (the director closed the
     hand-for-hand hand everywhere at once): the moves that waited for a table's hand are made
-    now. The seat map is as it was: only the slips change (``settle``'s last step alone)."""
+    now. The seat map is as it was: only the slips change (``settle``'s last step alone; the
+    slips of the moves made, BAL-08)."""
     out = Outcome()
     with engine_errors():
         _propose(t, room, house(t), actor, None, out, now or timezone.now(), apart_of(room), between_hands=True)
@@ -575,7 +576,7 @@ def _unmet_proposals(room: Room, apart, proposed) -> list[dict]:
 
 def _slips(t, moves, *, cause, applied: bool, now, write=None, status=PendingMove.PROPOSED) -> list[PendingMove]:
     """One slip per (move, the event that made it), in one statement (``write``: written by the
-    caller, as ``log_events``'s)."""
+    caller, as ``log_events``'s): what the floor, the lobby and the player's phone read (BAL-08)."""
     rows = [
         PendingMove(
             tournament=t,
@@ -666,7 +667,8 @@ def remove_players(room: Room, entries) -> None:
 
 
 def restore(room: Room, payload: dict) -> list[int]:
-    """Put the tables of an event back as they were before it (undo).
+    """Put the tables of an event back as they were before it (undo of a bust, ELM-01, or of a
+    confirmed move, BAL-08).
 
     Refused when any of those tables no longer holds exactly the players the event left
     there (a later change must be undone first). Positions and locks are restored where
