@@ -13,7 +13,7 @@ from tournaments.cashier import services as cashier
 from tournaments.models import Entry, LedgerRow, Tournament, TournamentEvent
 from tournaments.setup import lifecycle
 
-from .test_support import add_entries, arrange, counts, seat_map, started  # noqa: F401 (fixture)
+from .test_support import add_entries, arrange, counts, player_at, seat_map, started  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +72,21 @@ def test_when_every_table_is_full_a_new_table_opens(started, make_person, cashie
     # The lone player's table is balanced from the full ones (BAL-01): moves are proposed.
     moves = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED)
     assert moves.count() == 5 and {m.to_table for m in moves} == {3}
+
+
+@pytest.mark.parametrize("broken", [1, 2])
+def test_a_table_opened_for_a_late_seat_takes_the_number_of_a_table_broken_before(started, make_person, cashier_actor, actor, broken):
+    # Three tables of 9, the one to break holding 6 and the others 13: a bust there leaves 5,
+    # exactly the open seats elsewhere (BAL-06), so the two left are full and the next late
+    # registrant opens a table again, under the lowest number not in play, the broken one's.
+    t = started(19, late_reg_closes_after_level=6)
+    sizes = {1: 7, 2: 7, 3: 6} | {broken: 6}
+    arrange(t, {n: range(1, k + 1) for n, k in sizes.items()})
+    services.record_bust(t, [player_at(t, broken)], actor=actor)
+    assert counts(t) == {n: 9 for n in (1, 2, 3) if n != broken}
+    entry = cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry
+    assert selectors.seat_of(entry)["table"] == broken
+    assert sorted(counts(t)) == [1, 2, 3]
 
 
 def test_a_re_entry_draws_a_seat_from_the_pool(started, make_person, cashier_actor, actor):
