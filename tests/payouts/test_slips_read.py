@@ -8,12 +8,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
-from django.test import Client
 
 from payouts import leaderboard, reports, services
 from payouts.models import BountyAward
 from seating import services as seating
 from tests.payouts.bounty_setup import bounty_event
+from tests.payouts.test_bounty_desk import web
 from tests.payouts.test_payout_service import finish_at, first_two_signed, sign_twice
 from tests.payouts.test_reports_italian import pdf_text
 from tournaments.cashier import services as cashier
@@ -24,12 +24,6 @@ from tournaments.models import LedgerRow, Tournament
 pytestmark = pytest.mark.django_db
 D = Decimal
 ROME = ZoneInfo("Europe/Rome")
-
-
-def web(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def lines_of(lines) -> list[tuple[str, str]]:
