@@ -11,6 +11,7 @@ out: they check the pages, not the rule). A mutant is killed when a named test f
     .venv/bin/python benchmarks/mutation.py payouts/leaderboard.py      # one module
     .venv/bin/python benchmarks/mutation.py                             # every module (before a release)
     .venv/bin/python benchmarks/mutation.py --survivors payouts/leaderboard.py   # and each survivor's diff
+    .venv/bin/python benchmarks/mutation.py --only 'payouts.reports.x_reconcil*' payouts/reports.py  # some functions
 
 Each module runs in its own copy of the checkout under ``var/mutation/`` (mutmut writes its
 ``mutants/`` there and remembers what it tried: a second run of an unchanged module is quick).
@@ -20,6 +21,7 @@ exit status is 1 when a module's kill rate is under the bar (90 %).
 """
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -116,7 +118,21 @@ def config(module: str, tests: list[str], children: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_module(module: str, ids: list[str], tests: list[str], children: int, show: bool) -> dict:
+def counts(said_of: dict[str, str]) -> dict[str, int]:
+    """mutmut's figures ("total", "killed", "survived", "no_tests", "skipped", "timeout") from
+    its verdict on each mutant."""
+    said = list(said_of.values())
+    return {
+        "total": len(said),
+        "killed": said.count("killed"),
+        "survived": said.count("survived"),
+        "no_tests": said.count("no tests"),
+        "skipped": said.count("skipped"),
+        "timeout": said.count("timeout"),
+    }
+
+
+def run_module(module: str, ids: list[str], tests: list[str], children: int, show: bool, only: list[str] = ()) -> dict:
     where = WORK / module.replace("/", "-").removesuffix(".py")
     where.mkdir(parents=True, exist_ok=True)
     copy_checkout(where)
@@ -130,7 +146,8 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     mutmut = [sys.executable, "-m", "mutmut"]
     started, cpu = time.monotonic(), os.times()
-    done = subprocess.run([*mutmut, "run", "--max-children", str(children)], cwd=where, env=env, capture_output=True, text=True)
+    # names given: mutmut tries those mutants again (and only those), tried before or not
+    done = subprocess.run([*mutmut, "run", "--max-children", str(children), *only], cwd=where, env=env, capture_output=True, text=True)
     wall = time.monotonic() - started
     after = os.times()
     if done.returncode not in (0, 1):
@@ -140,8 +157,12 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
     # a module whose every function is decorated (a service's) has no mutant: mutmut writes nothing
     nothing = dict.fromkeys(("total", "killed", "survived", "no_tests", "skipped", "timeout"), 0)
     stats = json.loads(written.read_text()) if written.exists() else nothing
-    listed = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run([*mutmut, "results", "--all", "true"], cwd=where, env=env, capture_output=True, text=True, check=True).stdout
     said_of = {name.strip(): said.strip() for name, _, said in (line.rpartition(":") for line in listed.splitlines())}
+    if only:
+        # the figures of the functions asked for, not of the module
+        said_of = {name: said for name, said in said_of.items() if any(fnmatch.fnmatch(name, pattern) for pattern in only)}
+        stats = counts(said_of)
     status = {name: said for name, said in said_of.items() if said in ("survived", "no tests")}
     # mutmut stops before trying any mutant when no named test calls the module: every one of
     # them is then "not checked", which is no tests
@@ -176,6 +197,13 @@ def main() -> int:
     parser.add_argument("modules", nargs="*", help="module paths (default: every rules module)")
     parser.add_argument("--list", action="store_true", help="list the rules' modules, their ids and named tests, and stop")
     parser.add_argument("--survivors", action="store_true", help="print each surviving mutant's diff")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only these mutants (mutmut's names, * matching anything: 'payouts.reports.x_reconcil*'); the figures are theirs",
+    )
     parser.add_argument("--children", type=int, default=os.cpu_count() or 1, help="mutants tried at once (default: one per core)")
     args = parser.parse_args()
 
@@ -186,6 +214,8 @@ def main() -> int:
             print(f"{module}: {', '.join(ids)} ({len(tests_for(module, ids, tests))} tests)")
         return 0
     chosen = args.modules or list(modules)
+    if args.only and len(chosen) != 1:
+        raise SystemExit("--only names mutants of one module: name the module")
     unknown = [m for m in chosen if m not in modules]
     if unknown:
         raise SystemExit(f"not a rules module (see --list): {', '.join(unknown)}")
@@ -195,7 +225,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     for module in chosen:
         named = tests_for(module, modules[module], tests)
-        row = run_module(module, modules[module], named, args.children, args.survivors)
+        row = run_module(module, modules[module], named, args.children, args.survivors, args.only)
         rows.append(row)
         print(
             f"| `{module}` | {', '.join(row['ids'])} | {row['mutants']} | {row['killed']} | {row['survived']} | {row['equivalent']} | "

@@ -36,3 +36,15 @@ def test_the_run_reads_the_mutants_docs_list_as_changing_nothing():
     assert isinstance(run.equivalents(), set)
     config = run.config("payouts/leaderboard.py", ["tests/payouts/test_leaderboard.py"], 2)
     assert "only_mutate=\n    payouts/leaderboard.py" in config and "not browser and not processes" in config
+
+
+def test_a_run_of_some_functions_counts_only_their_mutants():
+    run = load()
+    said_of = {
+        "payouts.reports.x_reconcile__mutmut_1": "killed",
+        "payouts.reports.x_reconcile__mutmut_2": "survived",
+        "payouts.reports.x_reconcile__mutmut_3": "timeout",
+        "payouts.reports.x_reconcile__mutmut_4": "no tests",
+        "payouts.reports.x_reconcile__mutmut_5": "not checked",
+    }
+    assert run.counts(said_of) == {"total": 5, "killed": 1, "survived": 1, "no_tests": 1, "skipped": 0, "timeout": 1}
