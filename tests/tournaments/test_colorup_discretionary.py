@@ -3,7 +3,7 @@ logged and leaves the chips in play unchanged; a structure's ``removes_denominat
 into the tournament's own copy of its structure and into the copy stored after an edit."""
 
 import pytest
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from seating import selectors as seating_selectors
 from tdmanager.errors import DomainError
@@ -23,13 +23,6 @@ ITEMS = [
     {"kind": "BREAK", "minutes": 10, "color_up": "T25 out", "removes_denominations": [25]},
     {"kind": "LEVEL", "small_blind": 100, "big_blind": 200, "minutes": 20},
 ]
-
-
-@pytest.fixture(autouse=True)
-def _english():
-    """The labels asserted below are the English ones, whatever language an earlier test left active."""
-    with translation.override("en"):
-        yield
 
 
 def _running(make_tournament, make_person, director, **kw):

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from tdmanager.errors import DomainError
 from tournaments.eventlog.services import Actor
@@ -16,13 +16,6 @@ from tournaments.models import Tournament, TournamentChange
 from tournaments.setup import changes
 from tournaments.setup import services as setup
 from tournaments.structures import services as structures
-
-
-@pytest.fixture(autouse=True)
-def _english():
-    """The labels asserted below are the English ones, whatever language an earlier test left active."""
-    with translation.override("en"):
-        yield
 
 
 @pytest.mark.django_db

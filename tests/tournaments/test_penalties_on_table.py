@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from seating import selectors as seating_selectors
 from seating import services as seating
@@ -21,13 +21,6 @@ from tournaments.eventlog.services import Actor
 from tournaments.floor import services as floor
 from tournaments.models import Penalty, Tournament
 from tournaments.setup import lifecycle
-
-
-@pytest.fixture(autouse=True)
-def _english():
-    """The labels asserted below are the English ones, whatever language an earlier test left active."""
-    with translation.override("en"):
-        yield
 
 
 def _table_of_six(make_tournament, make_person, director, **kw):

@@ -10,7 +10,6 @@ from decimal import Decimal
 
 import pytest
 from django.test import Client
-from django.utils import translation
 
 from tdmanager.public import PUBLIC
 from tournaments.cashier import services as cashier
@@ -18,12 +17,6 @@ from tournaments.eventlog.services import Actor
 from tournaments.models import Tournament
 from tournaments.setup import changes
 from tournaments.setup import services as setup
-
-
-@pytest.fixture(autouse=True)
-def _english():
-    with translation.override("en"):
-        yield
 
 
 @pytest.mark.django_db

@@ -6,7 +6,7 @@ changes nothing of another's."""
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from tournaments.cashier import services as cashier
 from tournaments.clock import services as clock_services
@@ -15,12 +15,6 @@ from tournaments.floor import services as floor
 from tournaments.models import Penalty, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english():
-    with translation.override("en"):
-        yield
 
 
 @pytest.fixture
