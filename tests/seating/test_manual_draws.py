@@ -230,3 +230,20 @@ def test_seat04_a_manual_break_holds_the_seat_cards_it_chose_among_more_open_sea
         "rng": RNG_NAME,
     }
     assert replay.replay(opened.action, opened.payload).matches
+
+
+def test_bal09_the_final_table_ends_a_manual_break_still_open(make_tournament, actor):
+    """Table 3's break by hand is still open (no card entered) when six more players go out at
+    tables 1 and 2: the six left form the final table (6-max), everybody drawn again. The break's draw is over: a card
+    entered for it is refused as for a player with no draw, not as a void break."""
+    t, at3 = broken_table_three(make_tournament, actor)
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN)
+    seats = seat_map(t)
+    out = services.record_bust(t, list(seats[1].values())[:3] + list(seats[2].values())[:3], actor=actor)
+    assert out.final_table is not None and sorted(seat_map(t)[out.final_table].values()) == sorted(
+        list(seats[1].values())[3:] + list(seats[2].values())[3:] + at3[3:]
+    )
+    assert ManualDraw.objects.get(pk=brk.pk).status == ManualDraw.CANCELLED
+    with pytest.raises(DomainError) as exc:
+        services.enter_card(t, at3[3], *brk.cards[0], card="AS", actor=actor)
+    assert (exc.value.code, str(exc.value.message)) == ("not_in_draw", "This player has no card to draw in an open manual draw.")
