@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from seating import engine, services
+from seating import engine, replay, services
 from seating.models import Bust, KeepApart, PendingMove, SeatReservation, Table
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
@@ -370,3 +370,18 @@ def test_seat07_a_balancing_move_that_must_seat_a_pair_together_is_flagged_with_
     (move,) = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED)
     assert move.to_table == 2
     assert unmet_flags(t) == [[{"table": 2, "entries": sorted([move.entry_id, e[10].pk]), "move": move.pk}]]
+
+
+def test_seat07_a_balancing_move_sent_past_a_partners_table_replays_with_the_pair(started, actor):
+    """Nine, seven and seven: table 1's next big blind would go to table 2, where his partner
+    sits; he goes to table 3. The proposal's log keeps the pair, so the plan replays as made."""
+    t = started(23)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 8), 3: range(1, 8)}, big_blinds={1: (3, 2), 2: (3, 2), 3: (3, 2)})
+    mover, partner = Entry.objects.get(pk=layout[1][4]), Entry.objects.get(pk=layout[2][5])
+    services.add_keep_apart(t, mover.person, partner.person, actor=actor, reason="partners")
+    services.set_big_blind(t, 1, 3, previous_big_blind_seat=2, actor=actor, reason="confirmed at the table")
+    (move,) = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED)
+    assert (move.entry_id, move.from_table, move.to_table) == (mover.pk, 1, 3)
+    proposed = TournamentEvent.objects.get(tournament=t, action="seating.moves.proposed")
+    assert proposed.payload["apart"] == [sorted([mover.pk, partner.pk])]
+    assert replay.replay(proposed.action, proposed.payload).matches
