@@ -93,6 +93,8 @@ def test_an_undone_bust_that_formed_the_final_table_leaves_no_table_marked_final
     before = seat_map(t)
     out = seating.record_bust(t, [layout[2][3]], actor=actor)
     assert out.final_table == 1 and tables_page(t)[1]["is_final"] is True
+    formed = out.slips[0].event.payload  # the final table's draw, as logged: nine seats, nine players
+    assert (formed["capacity"], formed["players"]) == (9, 9)
     seating.undo_bust(t, out.busts[0], actor=actor, reason="wrong player")
     assert seat_map(t) == before
     assert [(n, page["is_final"]) for n, page in tables_page(t).items()] == [(1, False), (2, False)]
