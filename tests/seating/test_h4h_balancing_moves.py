@@ -194,3 +194,11 @@ def test_h4h_a_table_that_finished_the_last_hand_but_not_this_one_is_still_playi
     assert r.json()["moves"] == []
     (waiting,) = r.json()["waiting"]
     assert (waiting["from_table"], waiting["to_table"], waiting["status"]) == (2, 1, "WAITING")
+
+
+def test_h4h_the_moves_made_when_the_director_closes_the_hand_are_logged_in_his_name(bubble, api, floor_user, director):
+    t, floor = bubble, api(floor_user)
+    floor.post(url(t, "busts/"), {"table": 1, "entries": [{"entry": at(t, 1, 1)}]}, format="json")
+    assert api(director).post(url(t, "clock/next-hand/"), {}, format="json").status_code == 200
+    rows = [row for row in api(director).get(url(t, "events/")).json() if row["action"] == "seating.moves.proposed"]
+    assert [(row["actor_label"], len(row["payload"]["moves"])) for row in rows] == [(director.get_username(), 1), (floor_user.get_username(), 0)]
