@@ -229,3 +229,13 @@ def test_bal02_a_waiver_holds_hand_after_hand_and_a_table_short_again_halts_agai
     assert counts(t) == {1: 8, 2: 8, 3: 8}
     services.record_bust(t, [layout[3][s] for s in (1, 2, 3)], actor=actor)
     assert selectors.table_map(t)["halted"] == [3]
+
+
+def test_bal06_the_published_break_order_breaks_its_first_table_not_the_shortest(started, actor):
+    """Six, eight and five at 10-max tables: nineteen fit two tables. The house's order names
+    table 1 first, so table 1 breaks though table 3 is shorter."""
+    t = started(19, table_size=10)
+    arrange(t, {1: range(1, 7), 2: range(1, 9), 3: range(1, 6)}, big_blinds={1: (1, 6), 2: (1, 8), 3: (1, 5)})
+    out = services.set_break_order(t, [1, 2, 3], actor=actor, reason="table 1 is by the bar")
+    assert out.broken == [1]
+    assert counts(t) == {2: 10, 3: 9}

@@ -4,10 +4,11 @@ confirming a broken table's slips at once (``moves/confirm/``), refusals and rep
 import pytest
 from django.utils import timezone
 
+from seating import services
 from seating.models import PendingMove
 from tournaments.models import Entry, TournamentEvent
 
-from .test_support import counts, seat_map, started  # noqa: F401 (fixture)
+from .test_support import arrange, counts, seat_map, started  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -315,3 +316,51 @@ def test_a_slip_of_an_entry_cancelled_since_says_what_happened_without_a_seat(ap
             r = client.post(url(t, path), body, format="json")
             assert r.status_code == 409, r.content
             assert r.json() == {"code": code, "detail": detail, "move": slip.pk, "entry": entry.pk}
+
+
+def test_bal08_a_move_by_hand_to_a_taken_seat_is_refused_in_the_readers_words(api, started, floor_user):
+    """The seat map refuses the move (the engine's own English never reaches the floor): the
+    code and the sentence, in English and in Italian; nobody moved."""
+    t = started(18)
+    seats = seat_map(t)
+    player, taken = seats[1][min(seats[1])], min(seats[2])
+    for language, words in (("en", "That seat is taken."), ("it", "Quel posto è occupato.")):
+        r = api(floor_user).post(
+            url(t, "moves/"), {"entry": player, "to_table": 2, "to_seat": taken, "reason": "wrong seat"}, format="json", HTTP_ACCEPT_LANGUAGE=language
+        )
+        assert (r.status_code, r.json()["code"], r.json()["detail"]) == (409, "seat_taken", words)
+    assert seat_map(t) == seats
+
+
+def test_bal08_a_proposed_moves_logged_line_names_the_player_his_seats_and_why(api, started, director, actor):
+    """The event log's line of a balancing proposal: who moves (name and number), from and to
+    which seat, the rule's reason as codes, the kind of move and what the slip says of blinds."""
+    t = started(18, table_size=10)
+    layout = arrange(t, {1: range(1, 11), 2: range(1, 9)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    services.set_big_blind(t, 1, 3, previous_big_blind_seat=2, actor=actor, reason="confirmed at the table")
+    mover = Entry.objects.select_related("person").get(pk=layout[1][4])
+    rows = [row for row in api(director).get(url(t, "events/")).json() if row["action"] == "seating.moves.proposed"]
+    assert [row["payload"]["moves"] for row in rows] == [
+        [
+            {
+                "entry": mover.pk,
+                "name": f"{mover.person.first_name} {mover.person.last_name} (#{mover.number})",
+                "from_table": 1,
+                "from_seat": 4,
+                "to_table": 2,
+                "to_seat": 9,
+                "reason": {  # table 1's next big blind; table 2's seat 9 posts the big blind in 4 hands
+                    "code": "MOVER_NEXT_BB",
+                    "params": {"table": 1, "seat": 4},
+                    "notes": [
+                        {"code": "DEST_BB_IN_HANDS", "params": {"table": 2, "seat": 9, "hands": 4}},
+                        {"code": "BALANCE_COUNTS", "params": {"from_table": 1, "from_players": 10, "to_table": 2, "to_players": 8}},
+                    ],
+                },
+                "kind": "BALANCE",
+                "card": None,
+                "wait_for_button": False,
+                "single_big_blind": False,
+            }
+        ]
+    ]

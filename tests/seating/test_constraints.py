@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from seating import engine, services
+from seating import engine, replay, services
 from seating.models import Bust, KeepApart, PendingMove, SeatReservation, Table
 from tdmanager.errors import DomainError
 from tournaments.cashier import services as cashier
@@ -322,3 +322,66 @@ def test_the_seat_given_by_hand_at_a_table_of_four_a_table_start_is_kept(make_to
     assert seat_map(t)[2][3] == given.pk
     start = t.events.get(action="seating.draw.initial")
     assert start.payload["reserved"] == [[given.pk, 2, 3]]  # not drawn: the seat given by hand (SEAT-07)
+
+
+def unmet_flags(t) -> list:
+    return [e.payload["pairs"] for e in TournamentEvent.objects.filter(tournament=t, action="seating.keep_apart.unmet").order_by("pk")]
+
+
+def test_seat07_the_final_table_flags_the_pair_it_seats_together_once_and_not_a_pair_already_together(started, actor):
+    """Ten players at three tables; one out forms the final table at table 1. The pair coming from
+    tables 2 and 3 is flagged once; the pair already together at table 1 was flagged when it was
+    added, and is not flagged again."""
+    t = started(10)
+    arrange(t, {1: [1, 2, 3, 4], 2: [1, 2, 3], 3: [1, 2, 3]}, big_blinds={1: (2, 1), 2: (2, 1), 3: (2, 1)})
+    e = list(Entry.objects.filter(tournament=t).order_by("number"))  # 1–4 at table 1, 5–7 at 2, 8–10 at 3
+    services.add_keep_apart(t, e[0].person, e[1].person, actor=actor, reason="spouses")
+    services.add_keep_apart(t, e[4].person, e[7].person, actor=actor, reason="partners")
+    assert unmet_flags(t) == [[{"table": 1, "entries": sorted([e[0].pk, e[1].pk])}]]
+    out = services.record_bust(t, [e[2].pk], actor=actor)
+    assert out.final_table == 1
+    assert unmet_flags(t)[1:] == [[{"table": 1, "entries": sorted([e[4].pk, e[7].pk])}]]
+
+
+def test_seat07_a_break_flags_the_player_who_can_only_sit_beside_a_partner(started, actor):
+    """Table 1 (three left) breaks into tables 2 and 3; its first player is kept apart from a
+    player at each: wherever he goes he sits beside a partner, and that is flagged."""
+    t = started(17)
+    arrange(t, {1: [1, 2, 3], 2: range(1, 8), 3: range(1, 8)}, big_blinds={1: (2, 1), 2: (2, 1), 3: (2, 1)})
+    e = list(Entry.objects.filter(tournament=t).order_by("number"))  # 1–3 at table 1, 4–10 at 2, 11–17 at 3
+    services.add_keep_apart(t, e[0].person, e[3].person, actor=actor, reason="partners")
+    services.add_keep_apart(t, e[0].person, e[10].person, actor=actor, reason="partners")
+    out = services.record_bust(t, [e[9].pk], actor=actor)
+    assert out.broken == [1]
+    there = table_of(t, e[0].pk)
+    partner = e[3].pk if there == 2 else e[10].pk
+    assert unmet_flags(t) == [[{"table": there, "entries": sorted([e[0].pk, partner])}]]
+
+
+def test_seat07_a_balancing_move_that_must_seat_a_pair_together_is_flagged_with_its_slip(started, actor):
+    """Ten at table 1, eight at table 2; whoever moves from table 1 is kept apart from the first
+    player of table 2: the proposed move is flagged, naming the pair, the table and the slip."""
+    t = started(18, table_size=10)
+    arrange(t, {1: range(1, 11), 2: range(1, 9)}, big_blinds={1: (3, 2), 2: (5, 4)})
+    e = list(Entry.objects.filter(tournament=t).order_by("number"))  # 1–10 at table 1, 11–18 at 2
+    for player in e[:10]:
+        services.add_keep_apart(t, player.person, e[10].person, actor=actor, reason="same club")
+    services.set_big_blind(t, 1, 3, previous_big_blind_seat=2, actor=actor, reason="confirmed at the table")
+    (move,) = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED)
+    assert move.to_table == 2
+    assert unmet_flags(t) == [[{"table": 2, "entries": sorted([move.entry_id, e[10].pk]), "move": move.pk}]]
+
+
+def test_seat07_a_balancing_move_sent_past_a_partners_table_replays_with_the_pair(started, actor):
+    """Nine, seven and seven: table 1's next big blind would go to table 2, where his partner
+    sits; he goes to table 3. The proposal's log keeps the pair, so the plan replays as made."""
+    t = started(23)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 8), 3: range(1, 8)}, big_blinds={1: (3, 2), 2: (3, 2), 3: (3, 2)})
+    mover, partner = Entry.objects.get(pk=layout[1][4]), Entry.objects.get(pk=layout[2][5])
+    services.add_keep_apart(t, mover.person, partner.person, actor=actor, reason="partners")
+    services.set_big_blind(t, 1, 3, previous_big_blind_seat=2, actor=actor, reason="confirmed at the table")
+    (move,) = PendingMove.objects.filter(tournament=t, status=PendingMove.PROPOSED)
+    assert (move.entry_id, move.from_table, move.to_table) == (mover.pk, 1, 3)
+    proposed = TournamentEvent.objects.get(tournament=t, action="seating.moves.proposed")
+    assert proposed.payload["apart"] == [sorted([mover.pk, partner.pk])]
+    assert replay.replay(proposed.action, proposed.payload).matches

@@ -154,3 +154,51 @@ def test_h4h_a_done_on_a_waiting_move_names_the_tables_still_playing_and_the_mov
     assert r.json()["detail"] == (
         "Table 2 is still playing the hand-for-hand hand: this move from table 2 to table 1 is proposed once it has finished the hand."
     )
+
+
+def test_h4h_the_waiting_slip_proposed_reads_its_player_seat_reason_and_time_chosen_now(bubble, api, floor_user):
+    """The slip that waited is proposed in place once the hand is over at both tables: the floor
+    reads on it the player chosen now, the seat he takes, why, and the time it was proposed."""
+    t, floor = bubble, api(floor_user)
+    (waiting,) = floor.post(url(t, "busts/"), {"table": 1, "entries": [{"entry": at(t, 1, 1)}]}, format="json").json()["waiting"]
+    floor.post(url(t, "tables/1/hand-completed/"), {}, format="json")
+    floor.post(url(t, "tables/2/hand-completed/"), {}, format="json")
+    (move,) = floor.get(url(t, "moves/")).json()
+    keys = ("id", "status", "entry", "from_table", "from_seat", "to_table", "to_seat", "reason", "reason_code", "wait_for_button", "single_big_blind")
+    # table 2's next big blind once its blinds moved on (seat 6); table 1 (2–6 left, its big
+    # blind at 4 now) gives the seat that posts the big blind soonest after them, seat 7
+    assert {k: move[k] for k in keys} == {
+        "id": waiting["id"],
+        "status": "PROPOSED",
+        "entry": at(t, 2, 6),
+        "from_table": 2,
+        "from_seat": 6,
+        "to_table": 1,
+        "to_seat": 7,
+        "reason": "next big blind at table 2 (seat 6); seat 7 at table 1 posts the big blind in 3 hands (balancing: table 2 had 7 players, table 1 had 5)",
+        "reason_code": "MOVER_NEXT_BB",
+        "wait_for_button": False,
+        "single_big_blind": False,
+    }
+    assert move["created_at"] > waiting["created_at"]  # proposed now, not when it began to wait
+
+
+def test_h4h_a_table_that_finished_the_last_hand_but_not_this_one_is_still_playing(bubble, api, floor_user):
+    """Both tables reported the first hand-for-hand hand; in the next one a player goes out at
+    table 1 while table 2 still plays it: the move off table 2 waits for that hand, not the last."""
+    t, floor = bubble, api(floor_user)
+    for number in (1, 2):
+        assert floor.post(url(t, f"tables/{number}/hand-completed/"), {}, format="json").status_code == 200
+    r = floor.post(url(t, "busts/"), {"table": 1, "entries": [{"entry": at(t, 1, 1)}]}, format="json")
+    assert r.status_code == 201, r.content
+    assert r.json()["moves"] == []
+    (waiting,) = r.json()["waiting"]
+    assert (waiting["from_table"], waiting["to_table"], waiting["status"]) == (2, 1, "WAITING")
+
+
+def test_h4h_the_moves_made_when_the_director_closes_the_hand_are_logged_in_his_name(bubble, api, floor_user, director):
+    t, floor = bubble, api(floor_user)
+    floor.post(url(t, "busts/"), {"table": 1, "entries": [{"entry": at(t, 1, 1)}]}, format="json")
+    assert api(director).post(url(t, "clock/next-hand/"), {}, format="json").status_code == 200
+    rows = [row for row in api(director).get(url(t, "events/")).json() if row["action"] == "seating.moves.proposed"]
+    assert [(row["actor_label"], len(row["payload"]["moves"])) for row in rows] == [(director.get_username(), 1), (floor_user.get_username(), 0)]

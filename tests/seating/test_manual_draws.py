@@ -3,9 +3,10 @@ who drew which card; the start and a table break's two steps, logged as the elec
 
 import pytest
 
-from seating import selectors, services
+from seating import replay, selectors, services
 from seating.models import Bust, ManualDraw, PendingMove, Table
 from tdmanager.errors import DomainError
+from tournaments.draws import RNG_NAME
 from tournaments.models import Entry, TournamentEvent
 from tournaments.setup import lifecycle
 
@@ -196,3 +197,53 @@ def test_a_manual_redraw_leaves_the_cards_already_applied_as_done(make_tournamen
     assert shown["status"] == ManualDraw.DONE
     assert ManualDraw.objects.get(pk=d.pk).done_at == applied.done_at
     assert ManualDraw.objects.filter(tournament=t, status=ManualDraw.OPEN).count() == 1
+
+
+def test_seat04_a_manual_break_holds_the_seat_cards_it_chose_among_more_open_seats_and_logs_them(make_tournament, actor):
+    """Table 3 (three left) breaks into four open seats, two at table 1 and two at table 2: the
+    machine chooses three seat cards (step 1) and holds those seats, and the breaking table, until
+    the floor has entered the cards; the opening is logged in the director's name with the
+    players who draw, the cards and the random source, and replays."""
+    t, entries = manual(make_tournament, 18, table_size=6)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t)
+    for entry, (table, seat) in zip(entries, d.cards):
+        services.enter_card(t, entry, table, seat, actor=actor)
+    seats = seat_map(t)
+    at = {n: [seats[n][s] for s in sorted(seats[n])] for n in seats}
+    services.record_bust(t, at[1][:2] + at[2][:2] + at[3][:3], actor=actor)  # 4, 4 and 3 left
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN)
+    assert brk.table == 3 and len(brk.cards) == 3
+    open_seats = {(n, s) for n in (1, 2) for s in range(1, 7) if s not in seat_map(t)[n]}
+    assert len(open_seats) == 4 and {tuple(c) for c in brk.cards} < open_seats
+    page = {table["number"]: table for table in selectors.table_map(t)["tables"]}
+    for n in (1, 2):
+        assert page[n]["locked_seats"] == sorted(s for tb, s in brk.cards if tb == n)
+    assert page[3]["locked"] is True and page[3]["players"] == 3
+    opened = TournamentEvent.objects.get(tournament=t, action="seating.manual_draw.opened", payload__kind="BREAK")
+    assert opened.actor_label == actor.label
+    assert {k: opened.payload[k] for k in ("kind", "table", "cards", "players", "rng")} == {
+        "kind": "BREAK",
+        "table": 3,
+        "cards": brk.cards,
+        "players": at[3][3:],
+        "rng": RNG_NAME,
+    }
+    assert replay.replay(opened.action, opened.payload).matches
+
+
+def test_bal09_the_final_table_ends_a_manual_break_still_open(make_tournament, actor):
+    """Table 3's break by hand is still open (no card entered) when six more players go out at
+    tables 1 and 2: the six left form the final table (6-max), everybody drawn again. The break's draw is over: a card
+    entered for it is refused as for a player with no draw, not as a void break."""
+    t, at3 = broken_table_three(make_tournament, actor)
+    brk = ManualDraw.objects.get(tournament=t, kind=ManualDraw.BREAK, status=ManualDraw.OPEN)
+    seats = seat_map(t)
+    out = services.record_bust(t, list(seats[1].values())[:3] + list(seats[2].values())[:3], actor=actor)
+    assert out.final_table is not None and sorted(seat_map(t)[out.final_table].values()) == sorted(
+        list(seats[1].values())[3:] + list(seats[2].values())[3:] + at3[3:]
+    )
+    assert ManualDraw.objects.get(pk=brk.pk).status == ManualDraw.CANCELLED
+    with pytest.raises(DomainError) as exc:
+        services.enter_card(t, at3[3], *brk.cards[0], card="AS", actor=actor)
+    assert (exc.value.code, str(exc.value.message)) == ("not_in_draw", "This player has no card to draw in an open manual draw.")

@@ -153,3 +153,31 @@ def test_a_bust_undone_since_is_named_among_the_changes_in_the_way(api, started,
     later = r.json()["later"]
     assert [c["event"] for c in later] == [undone.event.pk, back_move.event.pk, there_move.event.pk]
     assert later[0]["undo"] is None and r.json()["undoable"] is False
+
+
+def test_an_undo_refused_names_every_table_changed_since_in_the_readers_language(api, started, floor_user, actor):
+    """A move from table 2 to table 1, then a player out at each table: the move's undo is
+    refused naming both tables and the two busts, newest first, word for word."""
+    t = started(20)
+    mover = seat_map(t)[2][min(seat_map(t)[2])]
+    free = next(s for s in range(1, 10) if s not in seat_map(t)[1])
+    moved = services.move_player(t, mover, 1, free, actor=actor, reason="wrong seat (SEAT-06)")
+    out = {}
+    for table in (1, 2):
+        seat = max(s for s, e in seat_map(t)[table].items() if e != mover)
+        entry = Entry.objects.select_related("person").get(pk=seat_map(t)[table][seat])
+        out[table] = (services.record_bust(t, [entry.pk], actor=actor).event.pk, f"{entry.person.first_name} {entry.person.last_name} #{entry.number}", seat)
+    now = seat_map(t)
+    r = api(floor_user).post(url(t, f"moves/{moved.move.pk}/undo/"), {"reason": "he asked to go back"}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "seat_map_changed"), r.content
+    (e1, name1, seat1), (e2, name2, seat2) = out[1], out[2]
+    assert r.json()["detail"] == (
+        "Table(s) 1, 2 changed since; undo the later changes first. Undo first, newest first: "
+        f"#{e2} {name2} out at table 2, seat {seat2}; #{e1} {name1} out at table 1, seat {seat1}."
+    )
+    r = api(floor_user).post(url(t, f"moves/{moved.move.pk}/undo/"), {"reason": "he asked to go back"}, format="json", HTTP_ACCEPT_LANGUAGE="it")
+    assert r.json()["detail"] == (
+        "I tavoli 1, 2 sono cambiati nel frattempo; annulla prima le modifiche successive. Annulla prima, dalla più recente: "
+        f"#{e2} {name2} fuori al tavolo 2, posto {seat2}; #{e1} {name1} fuori al tavolo 1, posto {seat1}."
+    )
+    assert seat_map(t) == now
