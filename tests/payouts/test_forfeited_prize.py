@@ -161,7 +161,7 @@ def test_the_winners_report_shows_the_forfeit_not_a_prize(field, actor, director
     cheat = play_out_with_a_cheat(t, actor)
     rows = {r[1]: r for r in reports.standings(t)["rows"]}
     row = rows[cheat.person.full_name]
-    assert row[0] == "4" and row[3] == "0.00" and "forfeited" in row[4] and "100.00" in row[4]
+    assert row[0] == "4" and row[3] == "0.00" and row[4] == "forfeited, eliminated without prize (PEN-07): 100.00"
     totals = dict((str(k), v) for k, v in reports.standings(t)["totals"])
     assert totals["Prizes won"] == "900.00"  # 1,000 less the 100 forfeited (held)
 
