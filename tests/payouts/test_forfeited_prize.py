@@ -109,7 +109,11 @@ def test_redistribute_shares_the_prize_among_the_other_paid_places(field, actor,
     assert sorted(p.amount for p in paid_to_first) == [D("44.45"), D("400.00")]
     share = next(p for p in paid_to_first if p.source == sel.FORFEIT_SOURCE)
     lines = dict(reports.slip_lines(share))
-    assert "forfeited" in str(lines["For"])
+    assert str(lines["For"]) == "a prize forfeited by an elimination without prize (PEN-07)"
+    browser = Client()
+    browser.force_login(director)
+    page = browser.get(f"/payouts/slip/{share.row.receipt_number}/").content.decode()
+    assert '<dd id="slip-forfeit">a prize forfeited by an elimination without prize (PEN-07)</dd>' in page
     assert not cheat.prize_payments.exists()
     recon = reports.reconciliation_data(t)
     assert recon["balanced"] and dict((str(k), v) for k, v in recon["lines"])["Prize pool not yet paid"] == D("0.00")

@@ -326,6 +326,8 @@ class TestPaidAtTheDesk:
             cashier_user.username,
             "",
         ]
+        slip = {str(k): str(v) for k, v in reports.slip_lines(payment)}
+        assert (slip["Place"], slip["Prize"]) == ("", "Jackpot (royal flush, level 4, 30% of the fund)")  # no place: the fund's prize
 
     def test_above_the_cash_limit_it_is_a_cheque_in_the_winners_name(self, jt, make_person, cashier_actor, floor_actor, fund):
         t, claim = self._won(jt, make_person, cashier_actor, floor_actor)

@@ -20,6 +20,7 @@ from seating import services as seating
 from tests.conftest import make_user
 from tests.payouts.bounty_setup import bounty_event
 from tests.payouts.test_payout_service import finish_at, sign_twice
+from tests.payouts.test_satellite_service import bust_all_but, satellite_with
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.models import Tournament
@@ -94,13 +95,26 @@ def test_role03_the_winners_report_lists_each_other_prize_and_counts_no_item_in_
     sign_twice(t, director)
     with time_machine.travel(datetime(2026, 12, 1, 23, 10, tzinfo=ROME), tick=False):
         cash = services.pay_prize(e[0], method="CHEQUE", reference="CHQ-4", actor=cashier_actor)
-        services.pay_prize(e[0], method="CASH", actor=cashier_actor, source="MAIN:ITEM")
+        trophy = services.pay_prize(e[0], method="CASH", actor=cashier_actor, source="MAIN:ITEM")
     winner, desk = e[0].person.full_name, cashier_actor.user.username
     assert reports.payments(t)["rows"] == [
         [str(cash.row.receipt_number), "01/12/2026 23:10", winner, "1", "Cash", "200.00", "Cheque", "CHQ-4", winner, desk, ""],
         ["", "01/12/2026 23:10", winner, "1", "Item", "50.00", "", "", winner, desk, ""],
     ]
     assert [(str(k), v) for k, v in reports.payments(t)["totals"]] == [("Paid", "200.00"), ("Payments", "2")]
+    # The trophy's slip, with no receipt: numbered by the payment, no method, no reference
+    assert [(str(k), str(v)) for k, v in reports.slip_lines(trophy)] == [
+        ("Payout slip", f"P{trophy.pk}"),
+        ("Date", "01/12/2026 23:10:00"),
+        ("Tournament", "Trophy Night"),
+        ("Winner", winner),
+        ("Entry", f"#{e[0].number}"),
+        ("Place", "1"),
+        ("Prize", "Item"),
+        ("Amount", "€50.00"),
+        ("Payee", winner),
+        ("Cashier", desk),
+    ]
 
 
 def test_role03_the_payments_report_reads_each_payment_s_player_receipt_and_cashier_with_it(make_tournament, make_person, cashier_actor, actor, director):
@@ -212,3 +226,31 @@ def test_role03_the_csv_reads_as_the_report_and_no_cell_starts_a_formula(make_to
         ["Dora Rossi", "director", "01/12/2026 23:00"],
         ["controller", "administrative controller", "01/12/2026 23:00"],
     ]
+
+
+def test_role03_the_payments_report_lists_a_satellite_s_seat_handed_out_by_no_cashier(make_tournament, make_person, cashier_actor, actor):
+    # 11 × €110 in a satellite to a €1,000 + €100 event: one seat (1,100) and 110 in cash. The
+    # seat is the house's, handed out when the satellite ends by no cashier: its reference is the
+    # entry it gave in the main event.
+    main = make_tournament(name="Main Event", buy_in=D("1000"), fee=D("100"))
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main, 11)
+    bust_all_but(entries, 1)
+    with time_machine.travel(datetime(2026, 12, 1, 23, 30, tzinfo=ROME), tick=False):
+        (seat,) = services.complete_satellite(sat, actor=actor)
+    winner = entries[0].person.full_name
+    assert reports.payments(sat)["rows"] == [
+        [
+            str(seat.row.receipt_number),
+            "01/12/2026 23:30",
+            winner,
+            "1",
+            "Seat",
+            "1100.00",
+            "Other",
+            f"Main Event entry #{seat.seat_entry.number}",
+            winner,
+            "",
+            "",
+        ]
+    ]
+    assert [(str(k), str(v)) for k, v in reports.slip_lines(seat)][-2:] == [("Payee", winner), ("Cashier", "")]

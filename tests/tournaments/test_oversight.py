@@ -417,6 +417,9 @@ def test_role05_the_rulings_report_prints_every_cell_of_each_ruling_and_its_note
     assert lines[0] == ["Rulings: " + started.name]
     assert lines[1][:3] == ["No.", "Asked", "Table"] and lines[2:4] == report["rows"]
     assert lines[4:] == [[], ["Rulings", "2"], ["Asked late", "1"]]
+    # A note on the ruling asked in time makes it no later
+    oversight.annotate_ruling(second.pk, "Cards reshuffled.", tournament=started, actor=Actor(floor_user))
+    assert [(str(k), v) for k, v in reports.build(started, "rulings")["totals"]] == [("Rulings", "2"), ("Asked late", "1")]
 
 
 def test_role05_the_rulings_report_reads_as_many_queries_for_three_rulings_as_for_one(started, floor_user, director):
