@@ -228,7 +228,7 @@ def test_role03_the_csv_reads_as_the_report_and_no_cell_starts_a_formula(make_to
     ]
 
 
-def test_role03_the_payments_report_lists_a_satellite_s_seat_handed_out_by_no_cashier(make_tournament, make_person, cashier_actor, actor):
+def test_role03_a_satellite_s_seat_is_handed_out_by_no_cashier_and_its_pool_is_the_seats_and_cash(make_tournament, make_person, cashier_actor, actor):
     # 11 × €110 in a satellite to a €1,000 + €100 event: one seat (1,100) and 110 in cash. The
     # seat is the house's, handed out when the satellite ends by no cashier: its reference is the
     # entry it gave in the main event.
@@ -254,3 +254,5 @@ def test_role03_the_payments_report_lists_a_satellite_s_seat_handed_out_by_no_ca
         ]
     ]
     assert [(str(k), str(v)) for k, v in reports.slip_lines(seat)][-2:] == [("Payee", winner), ("Cashier", "")]
+    # The winners report's pool is the satellite's: the seat and the cash, 11 × €110
+    assert dict((str(k), v) for k, v in reports.standings(sat)["totals"])["Prize pool"] == "1210.00"
