@@ -109,7 +109,11 @@ def test_redistribute_shares_the_prize_among_the_other_paid_places(field, actor,
     assert sorted(p.amount for p in paid_to_first) == [D("44.45"), D("400.00")]
     share = next(p for p in paid_to_first if p.source == sel.FORFEIT_SOURCE)
     lines = dict(reports.slip_lines(share))
-    assert "forfeited" in str(lines["For"])
+    assert str(lines["For"]) == "a prize forfeited by an elimination without prize (PEN-07)"
+    browser = Client()
+    browser.force_login(director)
+    page = browser.get(f"/payouts/slip/{share.row.receipt_number}/").content.decode()
+    assert '<dd id="slip-forfeit">a prize forfeited by an elimination without prize (PEN-07)</dd>' in page
     assert not cheat.prize_payments.exists()
     recon = reports.reconciliation_data(t)
     assert recon["balanced"] and dict((str(k), v) for k, v in recon["lines"])["Prize pool not yet paid"] == D("0.00")
@@ -161,7 +165,7 @@ def test_the_winners_report_shows_the_forfeit_not_a_prize(field, actor, director
     cheat = play_out_with_a_cheat(t, actor)
     rows = {r[1]: r for r in reports.standings(t)["rows"]}
     row = rows[cheat.person.full_name]
-    assert row[0] == "4" and row[3] == "0.00" and "forfeited" in row[4] and "100.00" in row[4]
+    assert row[0] == "4" and row[3] == "0.00" and row[4] == "forfeited, eliminated without prize (PEN-07): 100.00"
     totals = dict((str(k), v) for k, v in reports.standings(t)["totals"])
     assert totals["Prizes won"] == "900.00"  # 1,000 less the 100 forfeited (held)
 

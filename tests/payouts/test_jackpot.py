@@ -310,6 +310,25 @@ class TestPaidAtTheDesk:
             services.pay_jackpot(claim, method="CASH", actor=cashier_actor)
         assert code(err) == "already_paid"
 
+    def test_pay12_the_payments_report_lists_the_jackpot_paid_with_no_place(self, jt, make_person, cashier_actor, floor_actor, fund, cashier_user):
+        t, claim = self._won(jt, make_person, cashier_actor, floor_actor)
+        payment = services.pay_jackpot(claim, method="CHEQUE", reference="CHQ-9", actor=cashier_actor)
+        [row] = reports.payments(t)["rows"]
+        assert [row[0]] + row[2:] == [
+            str(payment.row.receipt_number),
+            "Anna Verdi",
+            "",
+            "Cash",
+            "301.50",
+            "Cheque",
+            "CHQ-9",
+            "Anna Verdi",
+            cashier_user.username,
+            "",
+        ]
+        slip = {str(k): str(v) for k, v in reports.slip_lines(payment)}
+        assert (slip["Place"], slip["Prize"]) == ("", "Jackpot (royal flush, level 4, 30% of the fund)")  # no place: the fund's prize
+
     def test_above_the_cash_limit_it_is_a_cheque_in_the_winners_name(self, jt, make_person, cashier_actor, floor_actor, fund):
         t, claim = self._won(jt, make_person, cashier_actor, floor_actor)
         Tournament.objects.filter(pk=t.pk).update(cash_limit=D("300"))

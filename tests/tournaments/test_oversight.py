@@ -417,6 +417,9 @@ def test_role05_the_rulings_report_prints_every_cell_of_each_ruling_and_its_note
     assert lines[0] == ["Rulings: " + started.name]
     assert lines[1][:3] == ["No.", "Asked", "Table"] and lines[2:4] == report["rows"]
     assert lines[4:] == [[], ["Rulings", "2"], ["Asked late", "1"]]
+    # A note on the ruling asked in time makes it no later
+    oversight.annotate_ruling(second.pk, "Cards reshuffled.", tournament=started, actor=Actor(floor_user))
+    assert [(str(k), v) for k, v in reports.build(started, "rulings")["totals"]] == [("Rulings", "2"), ("Asked late", "1")]
 
 
 def test_role05_the_rulings_report_reads_as_many_queries_for_three_rulings_as_for_one(started, floor_user, director):
@@ -499,3 +502,37 @@ def test_role02_an_addendum_keeps_its_own_stubs_and_the_time_it_was_issued_once_
     assert totals[0] == ("Stubs", "1") and totals[-1] == ("Issued", "01/12/2026 21:15")
     # The pre-start report counts the three registered before the start, never the late two.
     assert dict((str(k), v) for k, v in reports.prestart(started)["totals"])["Registered"] == "3"
+
+
+def test_role02_each_report_goes_by_its_name_and_an_addendum_by_the_number_it_was_issued(started, make_person, cashier_actor):
+    titles = {
+        "prestart": f"Pre-start report: {started.name}",
+        "standings": f"Final standings: {started.name}",
+        "payments": f"Prize payments: {started.name}",
+        "reconciliation": f"Reconciliation: {started.name}",
+        "rulings": f"Rulings: {started.name}",
+    }
+    for name, title in titles.items():
+        assert reports.is_report(started, name) and reports.build(started, name)["title"] == title
+    assert not reports.is_report(started, "addendum-1")  # none issued yet
+    _late_sale(started, make_person("Dario", "Late"), cashier_actor)
+    oversight.issue_stub_addendum(started, actor=cashier_actor)
+    assert reports.is_report(started, "addendum-1") and reports.is_report(started, "addendum-01")
+    assert reports.build(started, "addendum-1")["title"] == f"Addendum 1 to the pre-start report: {started.name}"
+    # Not a report: a number not issued, not a number, another report's name with a number, a
+    # name written otherwise, a number of more digits than any addendum has, a digit not ASCII.
+    for name in (
+        "addendum-2",
+        "addendum-",
+        "addendum-abc",
+        "addendum-1x",
+        "standings-1",
+        "rulings-1",
+        "Addendum-1",
+        "PRESTART",
+        "addendum",
+        "1",
+        "addendum-9999999999",
+        "addendum-¹",
+    ):
+        assert not reports.is_report(started, name), name

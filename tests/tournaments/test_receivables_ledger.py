@@ -3,9 +3,12 @@ a RECEIVABLE row (owed, not cash: in no shift total nor money in), its payment a
 pointing at it (cash in, a fee kept by the house), both reversible; the regulator's stub report
 counts it as owed and the reconciliation stays balanced. Through the services and the API."""
 
+from datetime import datetime
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.templatetags.static import static
 from django.utils import translation
 
@@ -19,6 +22,7 @@ from tournaments.models import Entry, LedgerRow
 
 pytestmark = pytest.mark.django_db
 D = Decimal
+ROME = ZoneInfo("Europe/Rome")
 
 
 @pytest.fixture
@@ -152,3 +156,54 @@ def test_the_desk_api_lists_what_a_player_owes_and_takes_the_payment(t004, perso
     client.force_login(cashier_user)
     page = client.get("/desk/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert 'id="owed"' in page and "Importi dovuti" in page and "Incassa il dovuto" in page and static("desk_owed.js") in page
+
+
+def test_reg09_the_stub_report_reads_the_no_show_s_amount_owed_and_counts_only_the_entries_sold(t004, make_person, cashier_actor, actor):
+    # Two entries sold at €100 + €10, and a third player pre-registered who never came (004): his
+    # €110 is owed, a stub of its own, in no money total and no entry sold.
+    with time_machine.travel(datetime(2026, 12, 1, 19, 30, tzinfo=ROME), tick=False):
+        anna = cashier.register(t004, make_person("Anna", "Bianchi", document_id="CA1234567"), method="CASH", actor=cashier_actor)
+        bruno = cashier.register(t004, make_person("Bruno", "Neri", document_id="CB7654321"), method="CARD", actor=cashier_actor)
+        entry, owed = no_show(t004, make_person("Carla", "Verdi", document_id="CC5550001"), cashier_actor, actor)
+        report = reports.prestart(t004)
+    assert [str(c) for c in report["columns"]] == ["Receipt", "Time", "Entry", "Player", "Document", "Stub", "Buy-in", "Fee", "Jackpot", "Amount", "Owed"]
+    assert report["rows"] == [
+        [
+            str(anna.row.receipt_number),
+            "01/12/2026 19:30",
+            str(anna.entry.number),
+            "Anna Bianchi",
+            "••••••567",
+            "Buy-in",
+            "100.00",
+            "10.00",
+            "0.00",
+            "110.00",
+            "0.00",
+        ],
+        [
+            str(bruno.row.receipt_number),
+            "01/12/2026 19:30",
+            str(bruno.entry.number),
+            "Bruno Neri",
+            "••••••321",
+            "Buy-in",
+            "100.00",
+            "10.00",
+            "0.00",
+            "110.00",
+            "0.00",
+        ],
+        [str(owed.receipt_number), "01/12/2026 19:30", str(entry.number), "Carla Verdi", "••••••001", "Amount owed", "0.00", "0.00", "0.00", "0.00", "110.00"],
+    ]
+    assert [(str(k), v) for k, v in report["totals"]] == [
+        ("Registered", "2"),
+        ("Stubs", "3"),
+        ("Entries", "2"),  # the amount owed is a stub, not an entry sold
+        ("Total buy-ins", "200.00"),
+        ("Total fees", "20.00"),
+        ("Total jackpot fees", "0.00"),
+        ("Total", "220.00"),
+        ("Receivables: still owed", "110.00"),
+        ("Generated", "01/12/2026 19:30"),
+    ]
