@@ -7,6 +7,7 @@ import pytest
 
 from seating import services
 from seating.models import Bust, Seat, SeatingState, Table
+from seating.services import busts as busts_module
 from seating.services import room as room_module
 from tournaments.models import Entry
 
@@ -176,3 +177,25 @@ def test_bal06_a_break_order_published_logs_that_no_table_changed(api, director,
     assert r.status_code == 200, r.content
     payload = logged(api, director, t, "seating.break_order.set")["payload"]
     assert payload["break_order"] == [2, 1, 3] and payload["before"] == [] and payload["after"] == []
+
+
+def test_elm01_a_bust_that_loses_the_race_to_another_writer_is_refused_in_words_and_the_next_try_counts(api, director, started, actor, monkeypatch):
+    t = started(20)
+    out = min(seat_map(t)[1].values())
+    real_lock = busts_module.lock
+
+    def lock_then_lose_the_race(tournament):
+        locked, room = real_lock(tournament)
+        SeatingState.objects.filter(tournament=locked).update(token="written-by-someone-else")  # another writer, between read and write
+        return locked, room
+
+    monkeypatch.setattr(busts_module, "lock", lock_then_lose_the_race)
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": out}]}, format="json")
+    assert r.status_code == 409, r.content
+    assert r.json() == {"code": "concurrent_change", "detail": "The seat map was changed by someone else at the same moment; try again."}
+    assert not Bust.objects.filter(tournament=t).exists() and room_module.kept(t.pk) is None
+
+    monkeypatch.setattr(busts_module, "lock", real_lock)
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": out}]}, format="json")
+    assert r.status_code == 201, r.content
+    assert [b["place"] for b in r.json()["busts"]] == [20]
