@@ -100,11 +100,11 @@ def test_seat05_a_player_waiting_for_the_button_still_waits_after_an_undone_bust
     layout = arrange(t, {1: range(1, 7), 2: range(1, 7)}, capacity=9, big_blinds={1: (3, 2), 2: (3, 2)})
     Seat.objects.filter(tournament=t, entry_id=layout[1][5]).update(wait_for_button=True)
     room_module.forget(t.pk)
-    b = bust(t, actor, layout[1][1])
+    b = bust(t, actor, layout[1][5])  # himself, by mistake
     undo(api, director, t, b)
     waiting = {s["entry"] for tb in tables(api, director, t).values() for s in tb["seats"] if s["entry"] and s["wait_for_button"]}
     assert waiting == {layout[1][5]}
-    b = bust(t, actor, layout[1][2])  # and again, from the room the undo left
+    b = bust(t, actor, layout[1][2])  # then another player at his table, from the room the undo left
     undo(api, director, t, b)
     waiting = {s["entry"] for tb in tables(api, director, t).values() for s in tb["seats"] if s["entry"] and s["wait_for_button"]}
     assert waiting == {layout[1][5]}
