@@ -199,3 +199,18 @@ def test_elm01_a_bust_that_loses_the_race_to_another_writer_is_refused_in_words_
     r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": out}]}, format="json")
     assert r.status_code == 201, r.content
     assert [b["place"] for b in r.json()["busts"]] == [20]
+
+
+def test_seat07_a_break_keeps_apart_this_events_entries_of_a_venue_wide_pair_only(api, director, started, actor, make_person):
+    t = started(12, table_size=9)
+    other = started(4, table_size=9)  # another event running in the venue
+    layout = arrange(t, {1: range(1, 8), 2: range(1, 4), 3: range(1, 3)}, capacity=9)  # seven, three and two
+    a, b = Entry.objects.get(pk=layout[3][1]), Entry.objects.get(pk=layout[2][1])
+    for number, person in ((5, a.person), (6, b.person)):  # the same two people play the other event too
+        Entry.objects.create(tournament=other, person=person, number=number, status=Entry.ACTIVE, chips=other.starting_stack)
+    services.add_keep_apart(None, a.person, b.person, actor=actor, reason="partners", everywhere=True)
+    for pair in ((make_person(), a.person), (b.person, make_person())):  # with people not in this event
+        services.add_keep_apart(None, *pair, actor=actor, reason="partners", everywhere=True)
+    services.record_bust(t, [layout[1][1]], actor=actor)  # eleven left: table 3 breaks
+    assert 3 not in seat_map(t)
+    assert logged(api, director, t, "seating.table.broken")["payload"]["apart"] == [sorted([a.pk, b.pk])]
