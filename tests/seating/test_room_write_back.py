@@ -214,3 +214,15 @@ def test_seat07_a_break_keeps_apart_this_events_entries_of_a_venue_wide_pair_onl
     services.record_bust(t, [layout[1][1]], actor=actor)  # eleven left: table 3 breaks
     assert 3 not in seat_map(t)
     assert logged(api, director, t, "seating.table.broken")["payload"]["apart"] == [sorted([a.pk, b.pk])]
+
+
+def test_seat07_a_balancing_plan_logs_the_player_given_his_seat_by_hand_as_kept_in_it(api, director, started, actor):
+    t = started(16, table_size=9)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 8)}, capacity=9)  # nine and seven
+    given = layout[1][9]
+    reservation = services.reserve_seat(t, Entry.objects.get(pk=given), 2, 8, actor=actor, reason="near the exit")
+    assert reservation.pk != given and seat_map(t)[2][8] == given  # eight and eight
+    services.record_bust(t, [layout[2][1]], actor=actor)
+    services.record_bust(t, [layout[2][2]], actor=actor)  # eight and six: a player moves to table 2
+    plan = logged(api, director, t, "seating.moves.proposed")["payload"]
+    assert plan["fixed"] == [given] and plan["moves"]
