@@ -226,3 +226,13 @@ def test_seat07_a_balancing_plan_logs_the_player_given_his_seat_by_hand_as_kept_
     services.record_bust(t, [layout[2][2]], actor=actor)  # eight and six: a player moves to table 2
     plan = logged(api, director, t, "seating.moves.proposed")["payload"]
     assert plan["fixed"] == [given] and plan["moves"]
+
+
+def test_elm01_a_process_locking_its_first_room_on_a_database_records_the_bust(api, director, started, actor, monkeypatch):
+    t = started(20)
+    out = min(seat_map(t)[1].values())
+    room_module.forget()
+    monkeypatch.setattr(room_module, "_lock_positions", {})  # a worker just started: the lock's columns not yet found
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": out}]}, format="json")
+    assert r.status_code == 201, r.content
+    assert [b["place"] for b in r.json()["busts"]] == [20] and out not in {e for s in seat_map(t).values() for e in s.values()}
