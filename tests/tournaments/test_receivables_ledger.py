@@ -12,6 +12,7 @@ from django.utils import translation
 from payouts import reports
 from payouts import selectors as payout_selectors
 from tdmanager.errors import DomainError
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tournaments.cashier import services as cashier
 from tournaments.cashier.selectors import shift_totals
 from tournaments.cashier.services import registration
@@ -152,3 +153,39 @@ def test_the_desk_api_lists_what_a_player_owes_and_takes_the_payment(t004, perso
     client.force_login(cashier_user)
     page = client.get("/desk/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert 'id="owed"' in page and "Importi dovuti" in page and "Incassa il dovuto" in page and static("desk_owed.js") in page
+
+
+def test_reg09_the_reconciliation_reads_the_amounts_owed_and_paid_line_by_line(t004, make_person, cashier_actor, actor):
+    # One player paid his 110; two bookings did not show and owe 110 each: owed is no money in.
+    cashier.register(t004, make_person(), method="CASH", actor=cashier_actor)
+    _a, owed_a = no_show(t004, make_person(), cashier_actor, actor)
+    _b, owed_b = no_show(t004, make_person(), cashier_actor, actor)
+    one_sale = {"Money in: prize parts": "100.00", "Prize pool": "100.00", "Prize pool not yet paid": "100.00", "… places still to be decided": "100.00"}
+    rows, result = read(t004)
+    assert rows == expected(
+        {
+            **one_sale,
+            "Money in: fees": "10.00",
+            "Money in: total": "110.00",
+            "Fees kept by the house": "10.00",
+            "Receivables: amounts owed, not yet paid (not money in)": "220.00",
+        }
+    )
+    assert result == BALANCED
+    # The first pays by card; the second pays in cash, and that payment is reversed: he owes again.
+    # The 110 paid is money in, a fee the house keeps.
+    registration.settle_receivable(owed_a, method="CARD", actor=cashier_actor)
+    paid_b = registration.settle_receivable(owed_b, method="CASH", actor=cashier_actor)
+    cashier.reverse(paid_b, reason="paid by mistake", actor=cashier_actor)
+    rows, result = read(t004)
+    assert rows == expected(
+        {
+            **one_sale,
+            "Money in: fees": "120.00",
+            "Money in: total": "220.00",
+            "Fees kept by the house": "120.00",
+            "… of which amounts owed, paid (no-shows, REG-09)": "110.00",
+            "Receivables: amounts owed, not yet paid (not money in)": "110.00",
+        }
+    )
+    assert result == BALANCED
