@@ -11,6 +11,7 @@ from payouts.models import PayoutTable, PrizePayment, RankingSignoff
 from payouts.services import PayoutError
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament
@@ -341,6 +342,34 @@ class TestReports:
         assert lines["… prizes won, not yet collected"] == D("500.00")
         assert lines["… places still to be decided"] == D("9500.00")
         assert data["balanced"]
+
+    def test_role03_the_reconciliation_reads_a_three_way_share_its_odd_cents_and_a_prize_not_collected(self, paid_out, cashier_actor, director):
+        # Three players out on the same hand share places 2–4: (3,000 + 1,500 + 500) ÷ 3 is
+        # 1,666.66 each, the 0.02 left the house's (the house's setting). The winner's 5,000 and
+        # one share are paid.
+        t, entries = paid_out
+        Tournament.objects.filter(pk=t.pk).update(settings={"shared_odd_cents": "HOUSE"})
+        finish_at(entries[0], 1)
+        for e in entries[1:4]:
+            finish_at(e, 2)
+        sign_twice(t, director)
+        services.pay_prize(entries[0], method="TRANSFER", reference="TRF-1", actor=cashier_actor)
+        services.pay_prize(entries[1], method="CASH", actor=cashier_actor)
+        rows, result = read(t)
+        assert rows == expected(
+            {
+                "Money in: prize parts": "10000.00",
+                "Money in: fees": "1000.00",
+                "Money in: total": "11000.00",
+                "Prize pool": "10000.00",
+                "Fees kept by the house": "1000.00",
+                "Money out: prizes paid": "6666.66",
+                "Prize pool not yet paid": "3333.34",
+                "… prizes won, not yet collected": "3333.32",
+                "… odd cents of shared places kept by the house": "0.02",
+            }
+        )
+        assert result == BALANCED
 
     def test_prestart_report_lists_players_and_money(self, tournament, make_person, cashier_actor):
         sell(tournament, make_person, 3, cashier_actor)
