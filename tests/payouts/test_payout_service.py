@@ -371,6 +371,32 @@ class TestReports:
         )
         assert result == BALANCED
 
+    def test_role03_a_sponsor_s_item_with_a_value_is_no_prize_money_in_the_reconciliation(self, make_tournament, make_person, cashier_actor, actor):
+        # 5 × (€100 + €10): the pool of 500 pays 300 and 200; the winner also gets a dinner for two
+        # worth €50 that a sponsor gives. First and second are decided, nothing paid yet: 500 is
+        # owed, the dinner is not the pool's money.
+        t = make_tournament()
+        entries = sell(t, make_person, 5, cashier_actor)
+        table = [{"place": 1, "amount": "300"}, {"place": 2, "amount": "200"}, {"place": 1, "kind": "ITEM", "amount": "50", "description": "Dinner for two"}]
+        services.edit_payout_table(t, table, actor=actor)
+        services.lock_payout_table(t, actor=actor)
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
+        finish_at(entries[0], 1)
+        finish_at(entries[1], 2)
+        rows, result = read(t)
+        assert rows == expected(
+            {
+                "Money in: prize parts": "500.00",
+                "Money in: fees": "50.00",
+                "Money in: total": "550.00",
+                "Prize pool": "500.00",
+                "Fees kept by the house": "50.00",
+                "Prize pool not yet paid": "500.00",
+                "… prizes won, not yet collected": "500.00",
+            }
+        )
+        assert result == BALANCED
+
     def test_prestart_report_lists_players_and_money(self, tournament, make_person, cashier_actor):
         sell(tournament, make_person, 3, cashier_actor)
         cashier.pre_register(tournament, make_person("Luca", "Verdi"), actor=cashier_actor)
