@@ -36,10 +36,13 @@ LINES = [
 ]
 
 
-def expected(amounts: dict[str, str], notes: tuple[str, ...] = ()) -> list[list[str]]:
-    """The rows of an event with no bounty and not cancelled: ``amounts`` by label, the rest 0.00."""
+def expected(amounts: dict[str, str], notes: tuple[str, ...] = (), refunds: tuple[tuple[str, str], ...] = ()) -> list[list[str]]:
+    """The rows of an event with no bounty: ``amounts`` by label, the rest 0.00; a cancelled
+    event's ``refunds`` lines where the report puts them, after the fees."""
     assert set(amounts) <= set(LINES), set(amounts) - set(LINES)
-    return [[label, amounts.get(label, "0.00")] for label in LINES] + [[note, ""] for note in notes]
+    rows = [[label, amounts.get(label, "0.00")] for label in LINES]
+    at = LINES.index("Money in not accounted for")
+    return rows[:at] + [list(r) for r in refunds] + rows[at:] + [[note, ""] for note in notes]
 
 
 def read(t) -> tuple[list[list[str]], str]:

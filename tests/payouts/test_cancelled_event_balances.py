@@ -18,6 +18,7 @@ from django.utils import translation
 from payouts import reports
 from payouts import services as payouts
 from seating import services as seating
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tests.tournaments.helpers import break_after_level, run_clock_at
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
@@ -289,3 +290,27 @@ def test_fmt02_a_cancelled_pko_with_jackpot_fees_reads_line_by_line_as_its_refun
         "40.00",
     )
     assert (report["totals"], report["balanced"]) == ([["Result", "Balanced: every cent is explained."]], True)
+
+
+def test_fmt02_a_cancelled_event_with_buy_ins_and_fees_alone_reads_line_by_line(make_tournament, make_person, cashier_actor, actor):
+    """Two players paid €110 each, nothing else: the event is cancelled, the €220 is owed back,
+    €200 of prize parts and €20 of fees, and no line of other parts nor of expenses kept."""
+    t = make_tournament()
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    lifecycle.cancel(t, actor=actor, reason="too few players")
+    rows, result = read(t)
+    assert rows == expected(
+        {"Money in: prize parts": "200.00", "Money in: fees": "20.00", "Money in: total": "220.00"},
+        (
+            "Tournament cancelled: it will not play. No prize pool, no overlay (the guarantee is void), no deductions: "
+            "what the players paid is refunded at the desk.",
+        ),
+        (
+            ("Refunds owed to the players of the cancelled event", "220.00"),
+            ("… of which prize parts", "200.00"),
+            ("… of which fees", "20.00"),
+            ("… refunds already paid at the desk (not in the money in above)", "0.00"),
+        ),
+    )
+    assert result == BALANCED
