@@ -293,11 +293,13 @@ def test_fmt02_a_cancelled_pko_with_jackpot_fees_reads_line_by_line_as_its_refun
 
 
 def test_fmt02_a_cancelled_event_with_buy_ins_and_fees_alone_reads_line_by_line(make_tournament, make_person, cashier_actor, actor):
-    """Two players paid €110 each, nothing else: the event is cancelled, the €220 is owed back,
-    €200 of prize parts and €20 of fees, and no line of other parts nor of expenses kept."""
+    """Two players paid €110 each, nothing else, and the director stored a payout table of €200:
+    the event is cancelled, the €220 is owed back, €200 of prize parts and €20 of fees, and no
+    line of other parts nor of expenses kept; the table pays nothing, it is no excess to edit."""
     t = make_tournament()
     for _ in range(2):
         cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    payouts.edit_payout_table(t, [{"place": 1, "amount": "200"}], actor=actor)
     lifecycle.cancel(t, actor=actor, reason="too few players")
     rows, result = read(t)
     assert rows == expected(
