@@ -468,6 +468,18 @@ def test_pen07_the_reconciliation_names_each_forfeit_and_where_its_prize_goes_li
         ),
     )
     assert result == BALANCED
+    # NEXT_PLACE played out, nothing paid yet: the 5th is paid the 4th's 100, due like the others.
+    t = field("NEXT_PLACE")
+    cheat = play_out_with_a_cheat(t, actor)
+    rows, result = read(t)
+    assert rows == expected(
+        {**pool, "Prize pool not yet paid": "1000.00", "… prizes won, not yet collected": "1000.00"},
+        (
+            f"Place 4, {cheat.person.full_name}: eliminated without prize (PEN-07), 100.00 forfeited.",
+            "Forfeited prizes (the places below move up one): 100.00 paid or due to other players, 0.00 held.",
+        ),
+    )
+    assert result == BALANCED
     # HOLD (the default), played out and every other prize paid: the 100 stays with the house.
     t = field()
     cheat = play_out_with_a_cheat(t, actor)
