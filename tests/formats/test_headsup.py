@@ -892,3 +892,40 @@ def test_fmt12_the_directors_bracket_lists_each_seat_request_the_lobby_none(head
         {"id": req.pk, "name": "Eva Neri", "kind": "NEW", "status": "WAITING", "requested_at": (T0 + timedelta(minutes=2)).isoformat()}
     ]
     assert "seat_requests" not in public_bracket(t.bracket)  # the lobby's page names no one asking
+
+
+def test_pay02_a_group_s_and_its_final_s_reconciliations_read_line_by_line(heads_up, field):
+    """Group 1's four players pay €100 + €10 each; its prize parts are carried to the Final day's
+    pool, to which two more players pay there: the final's pool is the €600 of both, its money in
+    too; each house keeps its own fees."""
+    from tests.payouts.reconciliation_rows import BALANCED, expected, read
+
+    final = heads_up(size=4, name="Final day")
+    group = heads_up(size=4, rounds_to_play=1, feeds_into=final, name="Group 1")
+    field(group, 4)
+    field(final, 2)
+    rows, result = read(group)
+    assert rows == expected(
+        {
+            "Money in: prize parts": "400.00",
+            "Money in: fees": "40.00",
+            "Money in: total": "440.00",
+            "Carried to Day 2": "400.00",
+            "Fees kept by the house": "40.00",
+        },
+        ("This group's prize parts (400.00) are carried to the prize pool of Final day.",),
+    )
+    assert result == BALANCED
+    rows, result = read(final)
+    assert rows == expected(
+        {
+            "Money in: prize parts": "600.00",
+            "Money in: fees": "60.00",
+            "Money in: total": "660.00",
+            "Prize pool": "600.00",
+            "Fees kept by the house": "60.00",
+            "Prize pool not yet paid": "600.00",
+            "… places still to be decided": "600.00",
+        }
+    )
+    assert result == BALANCED

@@ -751,3 +751,43 @@ def test_fmt11_the_multi_day_page_shows_each_flights_bagging_its_chip_leaders_an
         {"rank": 1, "name": ann.person.display_name, "chips": 35000, "amount": "300.00", "shared_with": 1},
         {"rank": 2, "name": cid.person.display_name, "chips": 9000, "amount": "100.00", "shared_with": 1},
     ]
+
+
+def test_pay08_the_flight_s_and_day2_s_reconciliations_read_line_by_line(event, make_person, cashier_actor, actor):
+    """Five €1,000 + €100 entries in flight 1A, its three chip leaders awarded 2,000, 1,000 and 500
+    out of the event's pool; the first is paid at the flight's desk. The flight carries its prize
+    parts to Day 2 and says so; Day 2 holds the €5,000 less the 3,500 of chip-leader prizes."""
+    from payouts import selectors as payout_selectors
+    from payouts import services as payouts
+    from tests.payouts.reconciliation_rows import BALANCED, expected, read
+
+    t = flight(event, "1A")
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(5)]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(
+        t, [{"entry": e.pk, "chips": c, "bag_number": str(i)} for i, (e, c) in enumerate(zip(es, (50000, 40000, 30000, 20000, 10000)))], actor=actor
+    )
+    multiday.close_flight(t, actor=actor)
+    leader = next(d for d in payout_selectors.dues(t) if d["source"].startswith("CHIPLEADER:") and d["entry_id"] == es[0].pk)
+    payouts.pay_prize(es[0], method="CASH", actor=cashier_actor, source=leader["source"])
+    money_in = {"Money in: prize parts": "5000.00", "Money in: fees": "500.00", "Money in: total": "5500.00", "Fees kept by the house": "500.00"}
+    rows, result = read(t)
+    assert rows == expected(
+        {**money_in, "Carried to Day 2": "5000.00", "Money out: prizes paid": "2000.00", "… of which chip-leader prizes (from the event's pool)": "2000.00"},
+        (
+            "This flight's prize parts (5,000.00) are carried to the Day 2 prize pool.",
+            "Chip-leader prizes paid here (2,000.00) come out of the event's prize pool; Day 2 shows it net of them.",
+        ),
+    )
+    assert result == BALANCED
+    rows, result = read(event.day2)
+    assert rows == expected(
+        {
+            **money_in,
+            "Prize pool": "1500.00",
+            "Chip-leader prizes of the Day 1 flights": "3500.00",
+            "Prize pool not yet paid": "1500.00",
+            "… not yet assigned to a place by the payout table": "1500.00",
+        }
+    )
+    assert result == BALANCED

@@ -623,3 +623,91 @@ def test_pay02_mystery_envelopes_carried_over_show_on_the_desk_s_overview_and_le
     # the last bust's answer: its own knockout, nothing of the winner's earlier ones nor the carried envelope
     assert [(k["kind"], k["bust"]) for k in sel.knockouts_of(t, [busts[-1].pk], winner=e[0].pk)] == [("KNOCKOUT", busts[-1].pk)]
     assert sel.bounties_owed(t)[0]["amount"] == drawn
+
+
+def test_pay02_the_pko_s_reconciliation_reads_line_by_line(pko):
+    # The story above, as the controller reads the report: 420 prize parts (7 × 60), 70 fees,
+    # 280 bounty parts; the pool is the prize parts alone, no place decided yet; the bounty money
+    # is 20 paid + 20 owed + 230 on the heads + 10 the house's; no entry to refund.
+    report = reports.reconciliation(pko["t"])
+    assert report["rows"] == [
+        ["Money in: prize parts", "420.00"],
+        ["Money in: fees", "70.00"],
+        ["Money in: side pools", "0.00"],
+        ["Money in: jackpot fees (to the venue's jackpot fund)", "0.00"],
+        ["Money in: bounty parts (apart from the prize pool)", "280.00"],
+        ["Money in: total", "770.00"],
+        ["Prize pool", "420.00"],
+        ["Carried to Day 2", "0.00"],
+        ["Deductions kept by the house", "0.00"],
+        ["Chip-leader prizes of the Day 1 flights", "0.00"],
+        ["Overlay added by the house", "0.00"],
+        ["Fees kept by the house", "70.00"],
+        ["… of which amounts owed, paid (no-shows, REG-09)", "0.00"],
+        ["Money in not accounted for", "0.00"],
+        ["Money out: prizes paid", "0.00"],
+        ["… of which chip-leader prizes (from the event's pool)", "0.00"],
+        ["Money out: side prizes paid", "0.00"],
+        ["Money out: jackpots paid (from the venue's jackpot fund)", "0.00"],
+        ["Prize pool not yet paid", "420.00"],
+        ["… prizes won, not yet collected", "0.00"],
+        ["… places still to be decided", "420.00"],
+        ["… not yet assigned to a place by the payout table", "0.00"],
+        ["… assigned by the payout table beyond the prize pool (to edit before it is locked)", "0.00"],
+        ["… odd cents of shared places kept by the house", "0.00"],
+        ["… forfeited prizes held by the house (PEN-07)", "0.00"],
+        ["… forfeited prizes due to places still to be decided (PEN-07)", "0.00"],
+        ["Difference not explained", "0.00"],
+        ["Side pools: still held", "0.00"],
+        ["Receivables: amounts owed, not yet paid (not money in)", "0.00"],
+        ["Bounty money taken in (apart from the prize pool)", "280.00"],
+        ["… bounties paid out", "20.00"],
+        ["… bounties won, not yet collected", "20.00"],
+        ["… still on the heads of the players in", "230.00"],
+        ["… bounties kept by the house", "10.00"],
+        ["Bounty difference not explained", "0.00"],
+    ]
+    assert report["totals"] == [("Result", "Balanced: every cent is explained.")]
+
+
+def bounty_block(t) -> list[list[str]]:
+    """The reconciliation's bounty lines, as the controller reads them at the end of the report."""
+    t.refresh_from_db()
+    rows = reports.reconciliation(t)["rows"]
+    start = next(i for i, r in enumerate(rows) if r[0] == "Bounty money taken in (apart from the prize pool)")
+    return rows[start:]
+
+
+def test_pay02_a_one_euro_mystery_bag_reads_line_by_line_before_and_after_its_envelopes(make_tournament, make_person, cashier_actor, actor):
+    # Three €1 bounty parts: €3 not yet in envelopes; set up as envelopes of €2 and €1 they are in
+    # the bag; a fourth player's €1, sold after, is in no envelope until the director adds one.
+    t = make_tournament(buy_in=D("50"), fee=D("10"), settings={"bounty": "MYSTERY", "bounty_amount": "1", "mystery_from": "START"})
+    for _ in range(3):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    paid_owed = [["… bounties paid out", "0.00"], ["… bounties won, not yet collected", "0.00"]]
+    house_difference = [["… bounties kept by the house", "0.00"], ["Bounty difference not explained", "0.00"]]
+    carried = ["… envelopes carried over to the next mystery event", "0.00"]
+    assert bounty_block(t) == [
+        ["Bounty money taken in (apart from the prize pool)", "3.00"],
+        *paid_owed,
+        ["… not yet in envelopes (the director sets them up)", "3.00"],
+        carried,
+        *house_difference,
+    ]
+    services.set_envelopes(t, ["2", "1"], actor=actor)
+    assert bounty_block(t) == [
+        ["Bounty money taken in (apart from the prize pool)", "3.00"],
+        *paid_owed,
+        ["… mystery envelopes still in the bag", "3.00"],
+        carried,
+        *house_difference,
+    ]
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    assert bounty_block(t) == [
+        ["Bounty money taken in (apart from the prize pool)", "4.00"],
+        *paid_owed,
+        ["… mystery envelopes still in the bag", "3.00"],
+        ["… sold since the envelopes were set up, in no envelope yet (the director adds envelopes)", "1.00"],
+        carried,
+        *house_difference,
+    ]

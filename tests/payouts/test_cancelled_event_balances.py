@@ -16,7 +16,9 @@ from django.test import Client
 from django.utils import translation
 
 from payouts import reports
+from payouts import services as payouts
 from seating import services as seating
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tests.tournaments.helpers import break_after_level, run_clock_at
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
@@ -181,3 +183,136 @@ def test_the_page_refuses_them_too(make_tournament, make_person, cashier_actor, 
         assert "Questo torneo è annullato" in page, op
     assert not t.ledger.filter(kind="PAYOUT").exists()
     assert Tournament.objects.get(pk=t.pk).format != Tournament.SATELLITE
+
+
+def reconciliation_read(api, controller_user, t) -> dict:
+    """The reconciliation as the controller downloads it from the API (its JSON, whole)."""
+    r = api(controller_user).get(f"/api/v1/tournaments/{t.pk}/payouts/reports/reconciliation/")
+    assert r.status_code == 200
+    return r.json()
+
+
+# A cancelled event's reconciliation, line by line: the same for every state of its refunds but
+# for the money in, the fees kept, the refunds owed and paid, the bounty parts still to refund.
+def cancelled_rows(money_in: list[str], fees_kept: str, refunds: list[list[str]], bounty: str) -> list[list[str]]:
+    prize, fee, jackpot, total = money_in
+    return [
+        ["Money in: prize parts", prize],
+        ["Money in: fees", fee],
+        ["Money in: side pools", "0.00"],
+        ["Money in: jackpot fees (to the venue's jackpot fund)", jackpot],
+        ["Money in: bounty parts (apart from the prize pool)", bounty],
+        ["Money in: total", total],
+        ["Prize pool", "0.00"],
+        ["Carried to Day 2", "0.00"],
+        ["Deductions kept by the house", "0.00"],
+        ["Chip-leader prizes of the Day 1 flights", "0.00"],
+        ["Overlay added by the house", "0.00"],
+        ["Fees kept by the house", fees_kept],
+        ["… of which amounts owed, paid (no-shows, REG-09)", "0.00"],
+        *refunds,
+        ["Money in not accounted for", "0.00"],
+        ["Money out: prizes paid", "0.00"],
+        ["… of which chip-leader prizes (from the event's pool)", "0.00"],
+        ["Money out: side prizes paid", "0.00"],
+        ["Money out: jackpots paid (from the venue's jackpot fund)", "0.00"],
+        ["Prize pool not yet paid", "0.00"],
+        ["… prizes won, not yet collected", "0.00"],
+        ["… places still to be decided", "0.00"],
+        ["… not yet assigned to a place by the payout table", "0.00"],
+        ["… assigned by the payout table beyond the prize pool (to edit before it is locked)", "0.00"],
+        ["… odd cents of shared places kept by the house", "0.00"],
+        ["… forfeited prizes held by the house (PEN-07)", "0.00"],
+        ["… forfeited prizes due to places still to be decided (PEN-07)", "0.00"],
+        ["Difference not explained", "0.00"],
+        ["Side pools: still held", "0.00"],
+        ["Receivables: amounts owed, not yet paid (not money in)", "0.00"],
+        ["Bounty money taken in (apart from the prize pool)", bounty],
+        ["… bounties paid out", "0.00"],
+        ["… bounties won, not yet collected", "0.00"],
+        ["… still on the heads of the players in", "0.00"],
+        ["… bounties kept by the house", "0.00"],
+        ["… bounty parts of cancelled entries, still to refund", bounty],
+        ["Bounty difference not explained", "0.00"],
+        [
+            "Tournament cancelled: it will not play. No prize pool, no overlay (the guarantee is void), no deductions: "
+            "what the players paid is refunded at the desk.",
+            "",
+        ],
+    ]
+
+
+def test_fmt02_a_cancelled_pko_with_jackpot_fees_reads_line_by_line_as_its_refunds_are_paid(
+    make_tournament, make_person, cashier_actor, actor, api, controller_user
+):
+    """Three players paid €115 each: €60 to the pool, €10 fee, €40 bounty, €5 jackpot fee. The event
+    is cancelled; the director refunds one of them keeping €25 of expenses (the €10 fee first, then
+    €15 of his prize part), a cashier pays back the second in full, the third is still owed."""
+    payouts.set_jackpot_base(D("1000.00"), actor=actor)
+    t = make_tournament(name="Cancelled PKO", buy_in=D("60"), fee=D("10"), settings={"jackpot": True, "bounty": "PKO", "bounty_amount": "40"})
+    e = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor, jackpot=True).entry for _ in range(3)]
+    lifecycle.cancel(t, actor=actor, reason="storm")
+
+    report = reconciliation_read(api, controller_user, t)
+    assert (report["title"], report["columns"]) == ("Reconciliation: Cancelled PKO", ["Line", "Amount"])
+    # all of it owed back: 3 × 115 = 345, of which 3 × 60 prize parts, 3 × 10 fees, and
+    # 3 × (40 + 5) bounty parts and jackpot fees, which have lines of their own
+    assert report["rows"] == cancelled_rows(
+        ["180.00", "30.00", "15.00", "345.00"],
+        "0.00",
+        [
+            ["Refunds owed to the players of the cancelled event", "345.00"],
+            ["… of which prize parts", "180.00"],
+            ["… of which fees", "30.00"],
+            ["… of which side pools, jackpot fees and bounty parts (in their own lines)", "135.00"],
+            ["… refunds already paid at the desk (not in the money in above)", "0.00"],
+        ],
+        "120.00",
+    )
+    assert (report["totals"], report["balanced"]) == ([["Result", "Balanced: every cent is explained."]], True)
+
+    cashier.refund(e[0], reason="left early", actor=actor, expenses=D("25"))  # 90 back: 45 + 0 + 40 + 5
+    cashier.pay_refund(e[1], method="CASH", actor=cashier_actor)  # 115 back
+    report = reconciliation_read(api, controller_user, t)
+    # in the drawers: 345 − 90 − 115 = 140 (prize 75, fees 20, jackpot 5, bounty 40); the third
+    # player's 115 is owed; the house keeps the first one's €10 fee and €15 of his prize part
+    assert report["rows"] == cancelled_rows(
+        ["75.00", "20.00", "5.00", "140.00"],
+        "10.00",
+        [
+            ["Refunds owed to the players of the cancelled event", "115.00"],
+            ["… of which prize parts", "60.00"],
+            ["… of which fees", "10.00"],
+            ["… of which side pools, jackpot fees and bounty parts (in their own lines)", "45.00"],
+            ["Prize parts kept by the house as refund expenses", "15.00"],
+            ["… refunds already paid at the desk (not in the money in above)", "205.00"],
+        ],
+        "40.00",
+    )
+    assert (report["totals"], report["balanced"]) == ([["Result", "Balanced: every cent is explained."]], True)
+
+
+def test_fmt02_a_cancelled_event_with_buy_ins_and_fees_alone_reads_line_by_line(make_tournament, make_person, cashier_actor, actor):
+    """Two players paid €110 each, nothing else, and the director stored a payout table of €200:
+    the event is cancelled, the €220 is owed back, €200 of prize parts and €20 of fees, and no
+    line of other parts nor of expenses kept; the table pays nothing, it is no excess to edit."""
+    t = make_tournament()
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    payouts.edit_payout_table(t, [{"place": 1, "amount": "200"}], actor=actor)
+    lifecycle.cancel(t, actor=actor, reason="too few players")
+    rows, result = read(t)
+    assert rows == expected(
+        {"Money in: prize parts": "200.00", "Money in: fees": "20.00", "Money in: total": "220.00"},
+        (
+            "Tournament cancelled: it will not play. No prize pool, no overlay (the guarantee is void), no deductions: "
+            "what the players paid is refunded at the desk.",
+        ),
+        (
+            ("Refunds owed to the players of the cancelled event", "220.00"),
+            ("… of which prize parts", "200.00"),
+            ("… of which fees", "20.00"),
+            ("… refunds already paid at the desk (not in the money in above)", "0.00"),
+        ),
+    )
+    assert result == BALANCED

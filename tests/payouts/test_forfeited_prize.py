@@ -12,6 +12,7 @@ from payouts import selectors as sel
 from seating import services as seating
 from tdmanager.errors import DomainError
 from tests.conftest import client_for, make_user
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.floor import services as floor
@@ -433,3 +434,67 @@ def test_pen07_a_share_of_a_few_cents_is_ready_on_the_phone_and_paid_at_the_desk
     assert [x["amount"] for x in sel.forfeit_plan(t)["extras"]] == [D("0.41"), D("0.30"), D("0.29")]
     payment = services.pay_prize(third, method="CASH", actor=actor, source=sel.FORFEIT_SOURCE)
     assert payment.amount == D("0.29")
+
+
+def test_pen07_the_reconciliation_names_each_forfeit_and_where_its_prize_goes_line_by_line(field, actor, director):
+    pool = {"Money in: prize parts": "1000.00", "Money in: total": "1000.00", "Prize pool": "1000.00"}
+    # REDISTRIBUTE, places 10–5 out and the 4th eliminated without prize: his 100 is due to the
+    # three places still to be decided (900 of their own).
+    t = field("REDISTRIBUTE")
+    for _ in range(6):
+        bust_one(t, actor)
+    cheat = playing(t)[0]
+    floor.issue_penalty(t, cheat, kind="ELIMINATION_NO_PRIZE", reason_code="COLLUSION", actor=actor)
+    rows, result = read(t)
+    assert rows == expected(
+        {
+            **pool,
+            "Prize pool not yet paid": "1000.00",
+            "… places still to be decided": "900.00",
+            "… forfeited prizes due to places still to be decided (PEN-07)": "100.00",
+        },
+        (
+            f"Place 4, {cheat.person.full_name}: eliminated without prize (PEN-07), 100.00 forfeited.",
+            "Forfeited prizes (shared by the other paid places): 100.00 paid or due to other players, 0.00 held.",
+        ),
+    )
+    assert result == BALANCED
+    # REDISTRIBUTE played out, nothing paid yet: the three prizes and their shares of the 100 are
+    # all won and not collected.
+    t = field("REDISTRIBUTE")
+    cheat = play_out_with_a_cheat(t, actor)
+    rows, result = read(t)
+    assert rows == expected(
+        {**pool, "Prize pool not yet paid": "1000.00", "… prizes won, not yet collected": "1000.00"},
+        (
+            f"Place 4, {cheat.person.full_name}: eliminated without prize (PEN-07), 100.00 forfeited.",
+            "Forfeited prizes (shared by the other paid places): 100.00 paid or due to other players, 0.00 held.",
+        ),
+    )
+    assert result == BALANCED
+    # NEXT_PLACE played out, nothing paid yet: the 5th is paid the 4th's 100, due like the others.
+    t = field("NEXT_PLACE")
+    cheat = play_out_with_a_cheat(t, actor)
+    rows, result = read(t)
+    assert rows == expected(
+        {**pool, "Prize pool not yet paid": "1000.00", "… prizes won, not yet collected": "1000.00"},
+        (
+            f"Place 4, {cheat.person.full_name}: eliminated without prize (PEN-07), 100.00 forfeited.",
+            "Forfeited prizes (the places below move up one): 100.00 paid or due to other players, 0.00 held.",
+        ),
+    )
+    assert result == BALANCED
+    # HOLD (the default), played out and every other prize paid: the 100 stays with the house.
+    t = field()
+    cheat = play_out_with_a_cheat(t, actor)
+    sign_twice(t, director)
+    pay_everything_payable(t, actor)
+    rows, result = read(t)
+    assert rows == expected(
+        {**pool, "Money out: prizes paid": "900.00", "Prize pool not yet paid": "100.00", "… forfeited prizes held by the house (PEN-07)": "100.00"},
+        (
+            f"Place 4, {cheat.person.full_name}: eliminated without prize (PEN-07), 100.00 forfeited.",
+            "Forfeited prizes (held by the house): 0.00 paid or due to other players, 100.00 held.",
+        ),
+    )
+    assert result == BALANCED

@@ -11,6 +11,7 @@ from payouts.models import PayoutTable, PrizePayment, RankingSignoff
 from payouts.services import PayoutError
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tournaments.cashier import services as cashier
 from tournaments.eventlog.services import Actor
 from tournaments.models import Entry, LedgerRow, Tournament
@@ -342,6 +343,60 @@ class TestReports:
         assert lines["… places still to be decided"] == D("9500.00")
         assert data["balanced"]
 
+    def test_role03_the_reconciliation_reads_a_three_way_share_its_odd_cents_and_a_prize_not_collected(self, paid_out, cashier_actor, director):
+        # Three players out on the same hand share places 2–4: (3,000 + 1,500 + 500) ÷ 3 is
+        # 1,666.66 each, the 0.02 left the house's (the house's setting). The winner's 5,000 and
+        # one share are paid.
+        t, entries = paid_out
+        Tournament.objects.filter(pk=t.pk).update(settings={"shared_odd_cents": "HOUSE"})
+        finish_at(entries[0], 1)
+        for e in entries[1:4]:
+            finish_at(e, 2)
+        sign_twice(t, director)
+        services.pay_prize(entries[0], method="TRANSFER", reference="TRF-1", actor=cashier_actor)
+        services.pay_prize(entries[1], method="CASH", actor=cashier_actor)
+        rows, result = read(t)
+        assert rows == expected(
+            {
+                "Money in: prize parts": "10000.00",
+                "Money in: fees": "1000.00",
+                "Money in: total": "11000.00",
+                "Prize pool": "10000.00",
+                "Fees kept by the house": "1000.00",
+                "Money out: prizes paid": "6666.66",
+                "Prize pool not yet paid": "3333.34",
+                "… prizes won, not yet collected": "3333.32",
+                "… odd cents of shared places kept by the house": "0.02",
+            }
+        )
+        assert result == BALANCED
+
+    def test_role03_a_sponsor_s_item_with_a_value_is_no_prize_money_in_the_reconciliation(self, make_tournament, make_person, cashier_actor, actor):
+        # 5 × (€100 + €10): the pool of 500 pays 300 and 200; the winner also gets a dinner for two
+        # worth €50 that a sponsor gives. First and second are decided, nothing paid yet: 500 is
+        # owed, the dinner is not the pool's money.
+        t = make_tournament()
+        entries = sell(t, make_person, 5, cashier_actor)
+        table = [{"place": 1, "amount": "300"}, {"place": 2, "amount": "200"}, {"place": 1, "kind": "ITEM", "amount": "50", "description": "Dinner for two"}]
+        services.edit_payout_table(t, table, actor=actor)
+        services.lock_payout_table(t, actor=actor)
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.RUNNING)
+        finish_at(entries[0], 1)
+        finish_at(entries[1], 2)
+        rows, result = read(t)
+        assert rows == expected(
+            {
+                "Money in: prize parts": "500.00",
+                "Money in: fees": "50.00",
+                "Money in: total": "550.00",
+                "Prize pool": "500.00",
+                "Fees kept by the house": "50.00",
+                "Prize pool not yet paid": "500.00",
+                "… prizes won, not yet collected": "500.00",
+            }
+        )
+        assert result == BALANCED
+
     def test_prestart_report_lists_players_and_money(self, tournament, make_person, cashier_actor):
         sell(tournament, make_person, 3, cashier_actor)
         cashier.pre_register(tournament, make_person("Luca", "Verdi"), actor=cashier_actor)
@@ -409,3 +464,39 @@ def test_pay13_a_prize_paid_again_after_a_reversal_shows_paid_and_is_not_paid_a_
     with pytest.raises(DomainError) as refused:
         services.pay_prize(entries[3], method="CASH", actor=cashier_actor)
     assert refused.value.code == "already_paid"
+
+
+def test_role03_the_reconciliation_lists_the_receipts_lost_with_a_restore(make_tournament, make_person, cashier_actor, settings, tmp_path):
+    """Two sales (receipts 1 and 2, the journal reserving 1–10), then the database is restored
+    from a backup taken after them: receipts 3–10 may be in players' hands, and the report of
+    the event open then says so, under its lines."""
+    from tdmanager import receipt_journal
+    from tdmanager.formatting import when
+    from tournaments.cashier.ledger import continue_receipts_after_restore
+    from tournaments.models import TournamentEvent
+
+    settings.TDM_RECEIPT_JOURNAL = str(tmp_path / "receipts.journal")
+    settings.TDM_RECEIPT_JOURNAL_BLOCK = 10
+    receipt_journal.forget()
+    t = make_tournament(name="Restored Event")
+    sell(t, make_person, 2, cashier_actor, method="CASH")
+    continue_receipts_after_restore(backup="sunday.backup")
+    at = TournamentEvent.objects.get(tournament=None).created_at
+    rows, result = read(t)
+    assert rows == expected(
+        {
+            "Money in: prize parts": "200.00",
+            "Money in: fees": "20.00",
+            "Money in: total": "220.00",
+            "Prize pool": "200.00",
+            "Fees kept by the house": "20.00",
+            "Prize pool not yet paid": "200.00",
+            "… places still to be decided": "200.00",
+        },
+        (
+            f"Receipts 3–10: lost with the restore of {when(at, 'datetime')} (backup sunday.backup). They may have been printed after "
+            "the backup; their sales are not in this ledger and the numbers are never used again.",
+        ),
+    )
+    assert result == BALANCED
+    receipt_journal.forget()

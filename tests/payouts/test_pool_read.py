@@ -9,6 +9,7 @@ import pytest
 from payouts import reports, services
 from payouts import selectors as psel
 from tests.formats.test_multiday import small_event
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tournaments.cashier import services as cashier
 from tournaments.formats.services import multiday
 from tournaments.models import Tournament
@@ -156,3 +157,31 @@ def test_fmt02_the_multi_day_events_page_counts_a_cancelled_flights_money_out(st
         ("1A", f1a.pk, "Small Main — Day 1A", "CANCELLED", False, 0, 0, None),
         ("1B", f1b.pk, "Small Main — Day 1B", "REGISTERING", False, 3, 3, None),
     ]
+
+
+def test_pay02_side_pools_of_the_house_s_money_and_of_the_pool_s_read_line_by_line(make_tournament, make_person, cashier_actor, actor):
+    """5 × (€100 + €10); a Last Longer of €150 the house puts up, not yet awarded, and a €50
+    chip-leader prize out of the prize pool, paid: the pool is 450, the side pools still hold 150."""
+    t = make_tournament()
+    es = sell(t, make_person, 5, cashier_actor)
+    last_longer = services.create_side_pool(t, kind="LAST_LONGER", name="Last Longer", actor=actor)
+    services.contribute_side_pool(last_longer, "150", actor=actor)
+    chip = services.create_side_pool(t, kind="CHIP_LEADER", name="Chip leader", from_prize_pool="50", actor=actor)
+    (award,) = services.award_side_pool(chip, awards=[(es[0], "50")], actor=actor)
+    services.pay_prize(es[0], method="CASH", source=f"SIDE:{award.pk}", actor=cashier_actor)
+    rows, result = read(t)
+    assert rows == expected(
+        {
+            "Money in: prize parts": "500.00",
+            "Money in: fees": "50.00",
+            "Money in: total": "550.00",
+            "Prize pool": "450.00",
+            "Deductions kept by the house": "50.00",  # the chip-leader prize, taken from the pool as the deductions are
+            "Fees kept by the house": "50.00",
+            "Money out: side prizes paid": "50.00",
+            "Prize pool not yet paid": "450.00",
+            "… places still to be decided": "450.00",
+            "Side pools: still held": "150.00",
+        }
+    )
+    assert result == BALANCED

@@ -15,6 +15,7 @@ from payouts import reports
 from payouts import services as payouts
 from payouts.models import Prize
 from tdmanager.errors import DomainError
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tournaments.cashier import services as cashier
 from tournaments.models import Tournament
 
@@ -65,3 +66,70 @@ def test_a_table_that_promises_more_than_the_pool_still_does_not_balance(make_to
     rows, result = recon_it(t)
     assert result != BALANCED_IT
     assert rows[LINE_IT] == "0.00"
+
+
+def test_pay05_a_table_beyond_the_pool_and_a_pool_grown_past_the_lock_read_line_by_line(make_tournament, make_person, cashier_actor, actor):
+    # A table of 200 + 100 stored for three players, not locked; one of them refunded: the pool
+    # is 200, the table gives 100 more, for the director to edit.
+    t = make_tournament()
+    sales = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor) for _ in range(3)]
+    payouts.edit_payout_table(t, [{"place": 1, "amount": "200"}, {"place": 2, "amount": "100"}], actor=actor)
+    cashier.refund(sales[2].entry, reason="left", actor=actor)
+    rows, result = read(t)
+    two = {"Money in: prize parts": "200.00", "Money in: fees": "20.00", "Money in: total": "220.00", "Prize pool": "200.00", "Fees kept by the house": "20.00"}
+    assert rows == expected(
+        {
+            **two,
+            "Prize pool not yet paid": "200.00",
+            "… places still to be decided": "300.00",
+            "… assigned by the payout table beyond the prize pool (to edit before it is locked)": "-100.00",
+        },
+        ("The payout table gives 100.00 more than the prize pool holds: edit it before it is locked (PAY-05).",),
+    )
+    assert result == BALANCED
+    # Two players, the table locked, a third sold: 100 of the pool is in no place yet.
+    t = make_tournament()
+    for _ in range(2):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    payouts.lock_payout_table(t, actor=actor)
+    cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    rows, result = read(t)
+    three = {
+        "Money in: prize parts": "300.00",
+        "Money in: fees": "30.00",
+        "Money in: total": "330.00",
+        "Prize pool": "300.00",
+        "Fees kept by the house": "30.00",
+    }
+    assert rows == expected(
+        {
+            **three,
+            "Prize pool not yet paid": "300.00",
+            "… places still to be decided": "200.00",
+            "… not yet assigned to a place by the payout table": "100.00",
+        },
+        ("The prize pool has grown by 100.00 since the payout table was locked: unlock it and lock it again to assign it (PAY-05).",),
+    )
+    assert result == BALANCED
+
+
+def test_pay02_a_guarantee_above_the_sales_reads_line_by_line_with_the_house_s_overlay(make_tournament, make_person, cashier_actor):
+    t = make_tournament(guarantee=D("1000"))
+    for _ in range(3):
+        cashier.register(t, make_person(), method="CASH", actor=cashier_actor)
+    rows, result = read(t)
+    # 3 × (100 + 10): the pool is the guarantee, 700 of it the house's
+    assert rows == expected(
+        {
+            "Money in: prize parts": "300.00",
+            "Money in: fees": "30.00",
+            "Money in: total": "330.00",
+            "Prize pool": "1000.00",
+            "Overlay added by the house": "700.00",
+            "Fees kept by the house": "30.00",
+            "Prize pool not yet paid": "1000.00",
+            "… places still to be decided": "1000.00",
+        },
+        ("The house added an overlay of 700.00 to meet the guarantee.",),
+    )
+    assert result == BALANCED

@@ -11,6 +11,7 @@ from seating import services as seating
 from seating.models import Bust
 from tdmanager.errors import DomainError
 from tests.conftest import make_user
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tournaments.cashier import services as cashier
 from tournaments.cashier.selectors import shift_totals
 from tournaments.eventlog.services import Actor
@@ -265,3 +266,22 @@ def test_the_bust_that_decided_the_seats_is_not_undone(make_tournament, make_per
     assert sat.status == Tournament.FINISHED and refused.value.code == "tournament_closed"
     assert Entry.objects.get(pk=last.entry_id).status == Entry.BUSTED
     assert reports.reconciliation_data(sat)["balanced"]
+
+
+def test_role03_a_gross_satellite_s_reconciliation_reads_line_by_line(make_tournament, make_person, cashier_actor, actor, main_event, director):
+    """12 × €110 = €1,320, its prize base gross: the fees are the seats' prize pool too, so the
+    house keeps none of them. One seat of €1,100 and €220 to the second, paid in cash."""
+    sat, entries = satellite_with(make_tournament, make_person, cashier_actor, actor, main_event, 12)
+    money_in = {"Money in: prize parts": "1200.00", "Money in: fees": "120.00", "Money in: total": "1320.00", "Prize pool": "1320.00"}
+    gross = "Satellite prize base GROSS: the fees (120.00) are part of the seats' prize pool."
+    rows, result = read(sat)
+    assert rows == expected({**money_in, "Prize pool not yet paid": "1320.00", "… places still to be decided": "1320.00"}, (gross,))
+    assert result == BALANCED
+    bust_all_but(entries, 1)
+    services.complete_satellite(sat, actor=actor)
+    services.sign_off_ranking(sat, actor=Actor(director))
+    services.sign_off_ranking(sat, actor=Actor(make_user("ctrl", "controller")))
+    services.pay_prize(entries[1], method="CASH", actor=cashier_actor)
+    rows, result = read(sat)
+    assert rows == expected({**money_in, "Money out: prizes paid": "1320.00"}, (gross,))  # the seat and the €220
+    assert result == BALANCED

@@ -15,6 +15,7 @@ from django.utils import translation
 from payouts import reports
 from payouts import selectors as payout_selectors
 from tdmanager.errors import DomainError
+from tests.payouts.reconciliation_rows import BALANCED, expected, read
 from tournaments.cashier import services as cashier
 from tournaments.cashier.selectors import shift_totals
 from tournaments.cashier.services import registration
@@ -207,3 +208,39 @@ def test_reg09_the_stub_report_reads_the_no_show_s_amount_owed_and_counts_only_t
         ("Receivables: still owed", "110.00"),
         ("Generated", "01/12/2026 19:30"),
     ]
+
+
+def test_reg09_the_reconciliation_reads_the_amounts_owed_and_paid_line_by_line(t004, make_person, cashier_actor, actor):
+    # One player paid his 110; two bookings did not show and owe 110 each: owed is no money in.
+    cashier.register(t004, make_person(), method="CASH", actor=cashier_actor)
+    _a, owed_a = no_show(t004, make_person(), cashier_actor, actor)
+    _b, owed_b = no_show(t004, make_person(), cashier_actor, actor)
+    one_sale = {"Money in: prize parts": "100.00", "Prize pool": "100.00", "Prize pool not yet paid": "100.00", "… places still to be decided": "100.00"}
+    rows, result = read(t004)
+    assert rows == expected(
+        {
+            **one_sale,
+            "Money in: fees": "10.00",
+            "Money in: total": "110.00",
+            "Fees kept by the house": "10.00",
+            "Receivables: amounts owed, not yet paid (not money in)": "220.00",
+        }
+    )
+    assert result == BALANCED
+    # The first pays by card; the second pays in cash, and that payment is reversed: he owes again.
+    # The 110 paid is money in, a fee the house keeps.
+    registration.settle_receivable(owed_a, method="CARD", actor=cashier_actor)
+    paid_b = registration.settle_receivable(owed_b, method="CASH", actor=cashier_actor)
+    cashier.reverse(paid_b, reason="paid by mistake", actor=cashier_actor)
+    rows, result = read(t004)
+    assert rows == expected(
+        {
+            **one_sale,
+            "Money in: fees": "120.00",
+            "Money in: total": "220.00",
+            "Fees kept by the house": "120.00",
+            "… of which amounts owed, paid (no-shows, REG-09)": "110.00",
+            "Receivables: amounts owed, not yet paid (not money in)": "110.00",
+        }
+    )
+    assert result == BALANCED
