@@ -385,3 +385,17 @@ def test_seat07_a_balancing_move_sent_past_a_partners_table_replays_with_the_pai
     proposed = TournamentEvent.objects.get(tournament=t, action="seating.moves.proposed")
     assert proposed.payload["apart"] == [sorted([mover.pk, partner.pk])]
     assert replay.replay(proposed.action, proposed.payload).matches
+
+
+def test_seat07_venue_wide_pairs_known_before_an_events_first_seating_keep_its_start_apart(make_tournament, actor):
+    # The pairs are the venue's, added before this event ever seated anyone: its seat map is
+    # created by the start's draw, and must know from the first draw that there are pairs to read.
+    t = make_tournament()
+    entries = add_entries(t, 16)
+    pairs = [(entries[i], entries[i + 1]) for i in range(0, 12, 2)]
+    for a, b in pairs:
+        services.add_keep_apart(None, a.person, b.person, actor=actor, reason="partners", everywhere=True)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    assert sorted(len(seats) for seats in seat_map(t).values()) == [8, 8]
+    assert [table_of(t, a.pk) != table_of(t, b.pk) for a, b in pairs] == [True] * 6
+    assert not TournamentEvent.objects.filter(tournament=t, action="seating.keep_apart.unmet").exists()
