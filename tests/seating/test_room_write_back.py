@@ -236,3 +236,32 @@ def test_elm01_a_process_locking_its_first_room_on_a_database_records_the_bust(a
     r = api(director).post(f"/api/v1/tournaments/{t.pk}/busts/", {"entries": [{"entry": out}]}, format="json")
     assert r.status_code == 201, r.content
     assert [b["place"] for b in r.json()["busts"]] == [20] and out not in {e for s in seat_map(t).values() for e in s.values()}
+
+
+def test_elm01_a_bust_and_its_undo_served_by_processes_that_kept_no_room_keep_the_locked_seat_waiver_and_final_flag(api, director, started, actor):
+    # Every web process keeps its own seat map: a bust served by another one reads the room from
+    # the database, and its log's "before" (what the undo puts back) holds the flags read there.
+    t = started(15, table_size=9)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 7)}, capacity=9)  # nine and six: table 2 is three short
+    r = api(director).post(f"/api/v1/tournaments/{t.pk}/tables/2/waive-halt/", {"reason": "last hand before the break"}, format="json")
+    assert r.status_code == 200, r.content
+    services.lock_seat(t, 2, 9, True, actor=actor, reason="broken chair")
+    room_module.forget()
+    b = bust(t, actor, layout[2][1])  # five left at table 2, still short: its waiver stands
+    room_module.forget()
+    undo(api, director, t, b)
+    shown = tables(api, director, t)[2]
+    assert (shown["locked_seats"], shown["halt_waived"], shown["players"]) == ([9], True, 6)
+    assert halted(api, director, t) == []
+
+    for seat in (2, 3, 4, 5, 6, 7):  # down to nine players: the final table
+        room_module.forget()
+        bust(t, actor, layout[1][seat])
+    (final,) = tables(api, director, t).values()
+    assert final["is_final"] and final["players"] == 9
+    room_module.forget()
+    b = bust(t, actor, next(s["entry"] for s in final["seats"] if s["entry"]))
+    room_module.forget()
+    undo(api, director, t, b)
+    (still,) = tables(api, director, t).values()
+    assert still["number"] == final["number"] and still["is_final"] and still["players"] == 9
