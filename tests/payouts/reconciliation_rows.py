@@ -36,12 +36,33 @@ LINES = [
 ]
 
 
-def expected(amounts: dict[str, str], notes: tuple[str, ...] = (), refunds: tuple[tuple[str, str], ...] = ()) -> list[list[str]]:
-    """The rows of an event with no bounty: ``amounts`` by label, the rest 0.00; a cancelled
-    event's ``refunds`` lines where the report puts them, after the fees."""
-    assert set(amounts) <= set(LINES), set(amounts) - set(LINES)
-    rows = [[label, amounts.get(label, "0.00")] for label in LINES]
-    at = LINES.index("Money in not accounted for")
+BOUNTY_IN = "Money in: bounty parts (apart from the prize pool)"
+BOUNTY_LINES = [
+    "Bounty money taken in (apart from the prize pool)",
+    "… bounties paid out",
+    "… bounties won, not yet collected",
+    "… still on the heads of the players in",
+    "… bounties kept by the house",
+    "… bounty parts of cancelled entries, still to refund",
+    "Bounty difference not explained",
+]
+
+
+def expected(
+    amounts: dict[str, str], notes: tuple[str, ...] = (), refunds: tuple[tuple[str, str], ...] = (), bounty: dict[str, str] | None = None
+) -> list[list[str]]:
+    """The rows of an event: ``amounts`` by label, the rest 0.00; a cancelled event's
+    ``refunds`` lines where the report puts them, after the fees; a bounty event's money in
+    (``amounts[BOUNTY_IN]``) after the jackpot fees and its ``bounty`` lines by label after the
+    rest (the cancelled entries' line only when given)."""
+    assert set(amounts) <= set(LINES) | {BOUNTY_IN}, set(amounts) - set(LINES)
+    lines = list(LINES)
+    if bounty is not None:
+        assert set(bounty) <= set(BOUNTY_LINES), set(bounty) - set(BOUNTY_LINES)
+        lines.insert(lines.index("Money in: total"), BOUNTY_IN)
+        lines += [label for label in BOUNTY_LINES if label in bounty or "cancelled entries" not in label]
+    rows = [[label, (bounty or {}).get(label, amounts.get(label, "0.00"))] for label in lines]
+    at = lines.index("Money in not accounted for")
     return rows[:at] + [list(r) for r in refunds] + rows[at:] + [[note, ""] for note in notes]
 
 

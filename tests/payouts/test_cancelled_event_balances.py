@@ -18,7 +18,7 @@ from django.utils import translation
 from payouts import reports
 from payouts import services as payouts
 from seating import services as seating
-from tests.payouts.reconciliation_rows import BALANCED, expected, read
+from tests.payouts.reconciliation_rows import BALANCED, BOUNTY_IN, expected, read
 from tests.tournaments.helpers import break_after_level, run_clock_at
 from tournaments.cashier import selectors as cashier_selectors
 from tournaments.cashier import services as cashier
@@ -196,50 +196,22 @@ def reconciliation_read(api, controller_user, t) -> dict:
 # for the money in, the fees kept, the refunds owed and paid, the bounty parts still to refund.
 def cancelled_rows(money_in: list[str], fees_kept: str, refunds: list[list[str]], bounty: str) -> list[list[str]]:
     prize, fee, jackpot, total = money_in
-    return [
-        ["Money in: prize parts", prize],
-        ["Money in: fees", fee],
-        ["Money in: side pools", "0.00"],
-        ["Money in: jackpot fees (to the venue's jackpot fund)", jackpot],
-        ["Money in: bounty parts (apart from the prize pool)", bounty],
-        ["Money in: total", total],
-        ["Prize pool", "0.00"],
-        ["Carried to Day 2", "0.00"],
-        ["Deductions kept by the house", "0.00"],
-        ["Chip-leader prizes of the Day 1 flights", "0.00"],
-        ["Overlay added by the house", "0.00"],
-        ["Fees kept by the house", fees_kept],
-        ["… of which amounts owed, paid (no-shows, REG-09)", "0.00"],
-        *refunds,
-        ["Money in not accounted for", "0.00"],
-        ["Money out: prizes paid", "0.00"],
-        ["… of which chip-leader prizes (from the event's pool)", "0.00"],
-        ["Money out: side prizes paid", "0.00"],
-        ["Money out: jackpots paid (from the venue's jackpot fund)", "0.00"],
-        ["Prize pool not yet paid", "0.00"],
-        ["… prizes won, not yet collected", "0.00"],
-        ["… places still to be decided", "0.00"],
-        ["… not yet assigned to a place by the payout table", "0.00"],
-        ["… assigned by the payout table beyond the prize pool (to edit before it is locked)", "0.00"],
-        ["… odd cents of shared places kept by the house", "0.00"],
-        ["… forfeited prizes held by the house (PEN-07)", "0.00"],
-        ["… forfeited prizes due to places still to be decided (PEN-07)", "0.00"],
-        ["Difference not explained", "0.00"],
-        ["Side pools: still held", "0.00"],
-        ["Receivables: amounts owed, not yet paid (not money in)", "0.00"],
-        ["Bounty money taken in (apart from the prize pool)", bounty],
-        ["… bounties paid out", "0.00"],
-        ["… bounties won, not yet collected", "0.00"],
-        ["… still on the heads of the players in", "0.00"],
-        ["… bounties kept by the house", "0.00"],
-        ["… bounty parts of cancelled entries, still to refund", bounty],
-        ["Bounty difference not explained", "0.00"],
-        [
+    return expected(
+        {
+            "Money in: prize parts": prize,
+            "Money in: fees": fee,
+            "Money in: jackpot fees (to the venue's jackpot fund)": jackpot,
+            BOUNTY_IN: bounty,
+            "Money in: total": total,
+            "Fees kept by the house": fees_kept,
+        },
+        notes=(
             "Tournament cancelled: it will not play. No prize pool, no overlay (the guarantee is void), no deductions: "
             "what the players paid is refunded at the desk.",
-            "",
-        ],
-    ]
+        ),
+        refunds=tuple(tuple(r) for r in refunds),
+        bounty={"Bounty money taken in (apart from the prize pool)": bounty, "… bounty parts of cancelled entries, still to refund": bounty},
+    )
 
 
 def test_fmt02_a_cancelled_pko_with_jackpot_fees_reads_line_by_line_as_its_refunds_are_paid(
