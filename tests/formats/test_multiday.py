@@ -41,6 +41,24 @@ def flight(event, label):
     return event.flights.get(label=label).tournament
 
 
+def flight_closed_with_its_leader_paid(event, make_person, cashier_actor, actor):
+    """Flight 1A of ``event`` with five entries bagged at 50,000 down to 10,000 and closed, its
+    chip leader's prize paid at its desk."""
+    from payouts import selectors as payout_selectors
+    from payouts import services as payouts
+
+    t = flight(event, "1A")
+    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(5)]
+    lifecycle.start(t, actor=actor)
+    multiday.bag_chips(
+        t, [{"entry": e.pk, "chips": c, "bag_number": str(i)} for i, (e, c) in enumerate(zip(es, (50000, 40000, 30000, 20000, 10000)))], actor=actor
+    )
+    multiday.close_flight(t, actor=actor)
+    leader = next(d for d in payout_selectors.dues(t) if d["source"].startswith("CHIPLEADER:") and d["entry_id"] == es[0].pk)
+    payouts.pay_prize(es[0], method="CASH", actor=cashier_actor, source=leader["source"])
+    return t
+
+
 def small_event(structure, actor, flights=("1A",), **kw):
     """A small multi-day event: its Day 1 flights (1A alone unless ``flights`` names more), the
     first now and each next an hour later, Day 2 tomorrow, €100 + €10 (``kw``: more of
@@ -299,18 +317,8 @@ def test_the_reconciliations_balance_with_chip_leader_prizes(event, make_person,
     """The flight paid a chip-leader prize out of the event's pool; Day 2 shows the pool net
     of the prizes awarded: both reconciliations explain every cent."""
     from payouts import reports
-    from payouts import selectors as payout_selectors
-    from payouts import services as payouts
 
-    t = flight(event, "1A")
-    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(5)]
-    lifecycle.start(t, actor=actor)
-    multiday.bag_chips(
-        t, [{"entry": e.pk, "chips": c, "bag_number": str(i)} for i, (e, c) in enumerate(zip(es, (50000, 40000, 30000, 20000, 10000)))], actor=actor
-    )
-    multiday.close_flight(t, actor=actor)
-    leader = next(d for d in payout_selectors.dues(t) if d["source"].startswith("CHIPLEADER:") and d["entry_id"] == es[0].pk)
-    payouts.pay_prize(es[0], method="CASH", actor=cashier_actor, source=leader["source"])
+    t = flight_closed_with_its_leader_paid(event, make_person, cashier_actor, actor)
     flight_report = reports.reconciliation_data(t)
     assert flight_report["balanced"], flight_report["lines"]
     day2_report = reports.reconciliation_data(event.day2)
@@ -757,19 +765,9 @@ def test_pay08_the_flight_s_and_day2_s_reconciliations_read_line_by_line(event, 
     """Five €1,000 + €100 entries in flight 1A, its three chip leaders awarded 2,000, 1,000 and 500
     out of the event's pool; the first is paid at the flight's desk. The flight carries its prize
     parts to Day 2 and says so; Day 2 holds the €5,000 less the 3,500 of chip-leader prizes."""
-    from payouts import selectors as payout_selectors
-    from payouts import services as payouts
     from tests.payouts.reconciliation_rows import BALANCED, expected, read
 
-    t = flight(event, "1A")
-    es = [cashier.register(t, make_person(), method="CASH", actor=cashier_actor).entry for _ in range(5)]
-    lifecycle.start(t, actor=actor)
-    multiday.bag_chips(
-        t, [{"entry": e.pk, "chips": c, "bag_number": str(i)} for i, (e, c) in enumerate(zip(es, (50000, 40000, 30000, 20000, 10000)))], actor=actor
-    )
-    multiday.close_flight(t, actor=actor)
-    leader = next(d for d in payout_selectors.dues(t) if d["source"].startswith("CHIPLEADER:") and d["entry_id"] == es[0].pk)
-    payouts.pay_prize(es[0], method="CASH", actor=cashier_actor, source=leader["source"])
+    t = flight_closed_with_its_leader_paid(event, make_person, cashier_actor, actor)
     money_in = {"Money in: prize parts": "5000.00", "Money in: fees": "500.00", "Money in: total": "5500.00", "Fees kept by the house": "500.00"}
     rows, result = read(t)
     assert rows == expected(
