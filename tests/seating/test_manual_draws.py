@@ -21,6 +21,16 @@ def manual(make_tournament, n, **kw):
     return t, entries
 
 
+def started_by_hand(make_tournament, actor, n, **kw):
+    """A tournament of ``n`` started with a manual draw, every card entered as drawn."""
+    t, entries = manual(make_tournament, n, **kw)
+    lifecycle.start(t, actor=actor, prestart_report_sent=True)
+    d = ManualDraw.objects.get(tournament=t)
+    for entry, (table, seat) in zip(entries, d.cards):
+        services.enter_card(t, entry, table, seat, actor=actor)
+    return t, entries
+
+
 def test_a_manual_start_prints_cards_and_seats_the_players_on_the_cards_they_drew(make_tournament, actor):
     t, entries = manual(make_tournament, 12)
     lifecycle.start(t, actor=actor, prestart_report_sent=True)
@@ -69,11 +79,7 @@ def test_a_card_is_drawn_once_and_only_cards_of_the_draw_are_accepted(make_tourn
 def broken_table_three(make_tournament, actor):
     """18 players at three 6-max tables, drawn by hand; 2 + 1 + 3 busts: table 3 (3 left)
     is due to break into the 3 open seats of tables 1 and 2."""
-    t, entries = manual(make_tournament, 18, table_size=6)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    d = ManualDraw.objects.get(tournament=t)
-    for entry, (table, seat) in zip(entries, d.cards):
-        services.enter_card(t, entry, table, seat, actor=actor)
+    t, entries = started_by_hand(make_tournament, actor, 18, table_size=6)
     seats = seat_map(t)
     at = {n: list(seats[n].values()) for n in seats}
     services.record_bust(t, at[1][:2] + at[2][:1] + at[3][:3], actor=actor)
@@ -204,11 +210,7 @@ def test_seat04_a_manual_break_holds_the_seat_cards_it_chose_among_more_open_sea
     machine chooses three seat cards (step 1) and holds those seats, and the breaking table, until
     the floor has entered the cards; the opening is logged in the director's name with the
     players who draw, the cards and the random source, and replays."""
-    t, entries = manual(make_tournament, 18, table_size=6)
-    lifecycle.start(t, actor=actor, prestart_report_sent=True)
-    d = ManualDraw.objects.get(tournament=t)
-    for entry, (table, seat) in zip(entries, d.cards):
-        services.enter_card(t, entry, table, seat, actor=actor)
+    t, entries = started_by_hand(make_tournament, actor, 18, table_size=6)
     seats = seat_map(t)
     at = {n: [seats[n][s] for s in sorted(seats[n])] for n in seats}
     services.record_bust(t, at[1][:2] + at[2][:2] + at[3][:3], actor=actor)  # 4, 4 and 3 left
