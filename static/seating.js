@@ -7,6 +7,7 @@
   if (!root) return;
   const id = root.dataset.tournament, url = root.dataset.fragment;
   let lastSeq = null, loading = false, lastState = null;
+  const FOCUSABLE = "a[href], button, input:not([type=hidden]), select, textarea";
 
   function busy() {
     if (document.querySelector("dialog[open]")) return true; // a bust being confirmed: keep its form
@@ -25,11 +26,18 @@
         // document (nothing in it runs) and its map element is moved in, never assigned as HTML.
         const doc = new DOMParser().parseFromString(await r.text(), "text/html");
         const map = doc.getElementById("seating-map");
-        // The keyboard keeps its place: the element focused, or else its table, in the new map.
+        // The keyboard keeps its place: the element focused (by its id, or by its player's row
+        // and its place in that row: a floor person tabbing along a row to Out stays there),
+        // or else its table, in the new map.
         const a = document.activeElement, inMap = a && root.contains(a);
         const place = inMap && (a.id || (a.closest("section[data-table]") || {}).id);
+        const tr = inMap && !a.id && a.closest("tr[data-entry]");
+        const row = tr && 'tr[data-entry="' + CSS.escape(tr.dataset.entry) + '"]';
+        const nth = tr ? Array.from(tr.querySelectorAll(FOCUSABLE)).indexOf(a) : -1;
         if (map) root.replaceChildren(document.importNode(map, true));
-        if (place && document.getElementById(place)) document.getElementById(place).focus();
+        const same = nth >= 0 && root.querySelector(row) && root.querySelector(row).querySelectorAll(FOCUSABLE)[nth];
+        if (same) same.focus();
+        else if (place && document.getElementById(place)) document.getElementById(place).focus();
         if (lastState) showClock(lastState);  // the new map's hand-for-hand parts as the state says
         const banner = document.getElementById("seating-stale");
         if (banner) banner.remove();

@@ -53,3 +53,25 @@ def test_a_bust_at_table_three_from_the_keyboard(browser_page, started):
     expect(page.locator("#back-to-table")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#table-3")).to_be_focused()  # the next bust at that table starts here
+
+
+def test_the_keyboard_stays_on_a_players_out_button_when_the_map_refreshes_under_it(browser_page, started, actor):
+    # The floor has tabbed along a player's row to Out; a bust at another table refreshes the
+    # map: the focus stays on that player's Out, not back at the top of his table.
+    from seating import services
+
+    page = browser_page
+    t = started(27)
+    layout = arrange(t, {1: range(1, 10), 2: range(1, 10), 3: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4), 3: (7, 6)})
+    player = layout[3][2]
+    make_user("floorkb", "floor")
+    page.route("**/live/*/stream/**", lambda route: route.abort())
+    login(page, "floorkb", "pw-floorkb")
+    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    out = page.locator(f'#table-3 tr[data-entry="{player}"] button.out')
+    out.focus()
+    expect(out).to_be_focused()
+    services.record_bust(t, [layout[1][1]], actor=actor)
+    page.evaluate("document.dispatchEvent(new CustomEvent('tdm:queue-sent'))")  # the map reloads now
+    expect(page.locator(f'#table-1 tr[data-entry="{layout[1][1]}"]')).to_have_count(0)
+    expect(out).to_be_focused()
