@@ -23,15 +23,22 @@ def tab_to(page, selector: str, most: int) -> int:
     raise AssertionError(f"{selector} not reached in {most} Tabs (at {page.evaluate('document.activeElement.outerHTML.slice(0, 120)')})")
 
 
-def test_a_bust_at_table_three_from_the_keyboard(browser_page, started):
-    page = browser_page
+def floor_at_three_full_tables(page, started):
+    """Three full tables of nine, and a floor person at their map (the live stream down: the map
+    polls)."""
     t = started(27)
     layout = arrange(t, {1: range(1, 10), 2: range(1, 10), 3: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4), 3: (7, 6)})
-    victim = Entry.objects.select_related("person").get(pk=layout[3][1])
     make_user("floorkb", "floor")
     page.route("**/live/*/stream/**", lambda route: route.abort())
     login(page, "floorkb", "pw-floorkb")
     page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
+    return t, layout
+
+
+def test_a_bust_at_table_three_from_the_keyboard(browser_page, started):
+    page = browser_page
+    t, layout = floor_at_three_full_tables(page, started)
+    victim = Entry.objects.select_related("person").get(pk=layout[3][1])
 
     tab_to(page, 'nav.table-jumps a[href="#table-3"]', 40)  # past the menu and the moves, not past tables 1 and 2
     page.keyboard.press("Enter")
@@ -61,13 +68,8 @@ def test_the_keyboard_stays_on_a_players_out_button_when_the_map_refreshes_under
     from seating import services
 
     page = browser_page
-    t = started(27)
-    layout = arrange(t, {1: range(1, 10), 2: range(1, 10), 3: range(1, 10)}, big_blinds={1: (3, 2), 2: (5, 4), 3: (7, 6)})
+    t, layout = floor_at_three_full_tables(page, started)
     player = layout[3][2]
-    make_user("floorkb", "floor")
-    page.route("**/live/*/stream/**", lambda route: route.abort())
-    login(page, "floorkb", "pw-floorkb")
-    page.goto(page.base_url + f"/tournaments/{t.pk}/tables/")
     out = page.locator(f'#table-3 tr[data-entry="{player}"] button.out')
     out.focus()
     expect(out).to_be_focused()
