@@ -22,7 +22,6 @@ exit status is 1 when a module's kill rate is under the bar (90 %).
 
 import argparse
 import fnmatch
-import json
 import os
 import re
 import shutil
@@ -119,8 +118,8 @@ def config(module: str, tests: list[str], children: int) -> str:
 
 
 def counts(said_of: dict[str, str]) -> dict[str, int]:
-    """mutmut's figures ("total", "killed", "survived", "no_tests", "skipped", "timeout") from
-    its verdict on each mutant."""
+    """The module's figures ("total", "killed", "survived", "no_tests", "skipped", "timeout")
+    from mutmut's verdict on each mutant, as mutmut's own stats count them."""
     said = list(said_of.values())
     return {
         "total": len(said),
@@ -152,17 +151,13 @@ def run_module(module: str, ids: list[str], tests: list[str], children: int, sho
     after = os.times()
     if done.returncode not in (0, 1):
         raise SystemExit(f"{module}: mutmut stopped ({done.returncode}):\n{done.stderr[-3000:] or done.stdout[-3000:]}")
-    subprocess.run([*mutmut, "export-cicd-stats"], cwd=where, env=env, capture_output=True, check=True)
-    written = where / "mutants" / "mutmut-cicd-stats.json"
-    # a module whose every function is decorated (a service's) has no mutant: mutmut writes nothing
-    nothing = dict.fromkeys(("total", "killed", "survived", "no_tests", "skipped", "timeout"), 0)
-    stats = json.loads(written.read_text()) if written.exists() else nothing
+    # every mutant's verdict (a module whose every function is decorated, a service's, has none)
     listed = subprocess.run([*mutmut, "results", "--all", "true"], cwd=where, env=env, capture_output=True, text=True, check=True).stdout
     said_of = {name.strip(): said.strip() for name, _, said in (line.rpartition(":") for line in listed.splitlines())}
     if only:
         # the figures of the functions asked for, not of the module
         said_of = {name: said for name, said in said_of.items() if any(fnmatch.fnmatch(name, pattern) for pattern in only)}
-        stats = counts(said_of)
+    stats = counts(said_of)
     status = {name: said for name, said in said_of.items() if said in ("survived", "no tests")}
     # mutmut stops before trying any mutant when no named test calls the module: every one of
     # them is then "not checked", which is no tests

@@ -35,7 +35,8 @@
         const row = tr && 'tr[data-entry="' + CSS.escape(tr.dataset.entry) + '"]';
         const nth = tr ? Array.from(tr.querySelectorAll(FOCUSABLE)).indexOf(a) : -1;
         if (map) root.replaceChildren(document.importNode(map, true));
-        const same = nth >= 0 && root.querySelector(row) && root.querySelector(row).querySelectorAll(FOCUSABLE)[nth];
+        const again = nth >= 0 && root.querySelector(row);
+        const same = again && again.querySelectorAll(FOCUSABLE)[nth];
         if (same) same.focus();
         else if (place && document.getElementById(place)) document.getElementById(place).focus();
         if (lastState) showClock(lastState);  // the new map's hand-for-hand parts as the state says
